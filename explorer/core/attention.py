@@ -1,0 +1,96 @@
+"""The forward pass: one validated config in, one result with every intermediate out."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import flops
+from .config import AttentionConfig, validate
+from .masks import build_mask, fully_masked_rows
+from .numpy_ops import self_attention as numpy_self_attention
+from .positional import sinusoidal_table
+from .stats import HeadStats, head_stats
+from .weights import draw_weights
+
+
+@dataclass(frozen=True)
+class AttentionResult:
+    """Everything a view may show. Arrays are numpy, whatever backend computed them."""
+
+    config: AttentionConfig
+    x: np.ndarray             # (n, d) drawn input
+    pe: np.ndarray | None     # (n, d) positional encoding when enabled
+    x_in: np.ndarray          # (n, d) what is projected: x (+ pe)
+    q: np.ndarray             # (n, d)
+    k: np.ndarray             # (n, d)
+    v: np.ndarray             # (n, d)
+    qh: np.ndarray            # (h, n, d_head)
+    kh: np.ndarray            # (h, n, d_head)
+    vh: np.ndarray            # (h, n, d_head)
+    raw_scores: np.ndarray    # (h, n, n) q.k
+    scores: np.ndarray        # (h, n, n) fed to softmax (÷ sqrt(d_head) when scaled)
+    mask: np.ndarray          # (n, n) bool, True = may attend
+    empty_rows: np.ndarray    # (n,) bool, rows with every key masked (weights all 0)
+    weights: np.ndarray       # (h, n, n)
+    head_outputs: np.ndarray  # (h, n, d_head)
+    concat: np.ndarray        # (n, d)
+    output: np.ndarray        # (n, d)
+    stats: HeadStats
+    param_count: int
+    flop_count: int
+    elapsed_s: float          # compute time on the device, transfers included
+    device: str               # where it really ran, e.g. "numpy/cpu", "torch/cuda:0"
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self.config.tokens
+
+    def shape_flow(self) -> str:
+        c = self.config
+        return (f"({c.n_tokens}, {c.d_model}) → ({c.n_heads}, {c.n_tokens}, {c.d_head}) "
+                f"→ ({c.n_tokens}, {c.d_model})")
+
+
+def model_input(config: AttentionConfig):
+    """(weights in the config's dtype, pe or None, x_in) for a valid config."""
+    weights = draw_weights(config.seed, config.n_tokens, config.d_model).as_dtype(config.dtype)
+    pe = None
+    x_in = weights.x
+    if config.positional:
+        pe = sinusoidal_table(config.n_tokens, config.d_model).astype(config.dtype, copy=False)
+        x_in = weights.x + pe  # (n, d)
+    return weights, pe, x_in
+
+
+def forward(config: AttentionConfig) -> AttentionResult:
+    """Multi-head self-attention for `config` on its backend.
+
+    Raises ConfigError for invalid configs and DeviceUnavailableError when the
+    requested device is missing.
+    """
+    validate(config)
+    weights, pe, x_in = model_input(config)
+    allowed = build_mask(config.n_tokens, config.n_tokens, config.causal, config.padding)
+    if config.backend == "torch":
+        from . import torch_ops  # lazy: the first torch use pays the import, not start-up
+    start = time.perf_counter()
+    if config.backend == "torch":
+        parts = torch_ops.self_attention(weights, pe, config.n_heads, allowed, config.scaled,
+                                         config.device, config.dtype)
+        device = f"torch/{config.device if config.device != 'cuda' else 'cuda:0'}"
+    else:
+        parts = numpy_self_attention(x_in, weights, config.n_heads, allowed, config.scaled)
+        device = "numpy/cpu"
+    elapsed = time.perf_counter() - start
+    empty = fully_masked_rows(allowed)
+    return AttentionResult(
+        config=config, x=np.asarray(weights.x), pe=pe, x_in=np.asarray(x_in),
+        mask=allowed, empty_rows=empty,
+        stats=head_stats(parts["weights"], parts["raw_scores"], parts["scores"], allowed, empty),
+        param_count=flops.param_count(config.d_model),
+        flop_count=flops.forward_flops(config.n_tokens, config.d_model),
+        elapsed_s=elapsed, device=device, **parts,
+    )

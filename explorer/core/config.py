@@ -1,0 +1,147 @@
+"""The one description of an attention computation, validated in one place.
+
+`AttentionConfig` is frozen: every change makes a new object (``config.replace(...)``),
+so a config can be handed to a worker thread, cached, or compared without copies.
+`validate` is the only place user input is checked; everything else may assume a
+valid config. It never imports torch: whether a CUDA device really exists is
+checked when a torch backend is first used (see `backends.py`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+
+MAX_TOKENS = 1024
+MAX_D_MODEL = 2048
+MAX_HEADS = 256
+SEED_MAX = 2**32 - 1  # legacy np.random.seed accepts 0 .. 2**32 - 1
+
+BACKENDS = ("numpy", "torch")
+DTYPES = ("float64", "float32")
+_DEVICE_RE = re.compile(r"^(cpu|cuda(:\d+)?)$")
+
+COURSE_SENTENCE = ("나는", "학교에", "버스로", "갔다")
+
+
+class ConfigError(ValueError):
+    """A user-facing problem with a config; the message is meant to be shown as is."""
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """Everything that determines one multi-head self-attention picture.
+
+    tokens: the sentence, one entry per token (n = len(tokens)).
+    d_model, n_heads: model width and head count; d_head = d_model / n_heads.
+    seed: legacy numpy seed from which X and the weights are drawn.
+    scaled: divide scores by sqrt(d_head).
+    causal: query i may only attend to keys 0..i.
+    padding: 0-based token positions marked as padding (masked as keys).
+    positional: add the sinusoidal positional encoding to X before the projections.
+    backend, device: "numpy" (cpu only) or "torch" on "cpu" / "cuda" / "cuda:N".
+    dtype: "float64" (exact teaching numbers) or "float32".
+    """
+
+    tokens: tuple[str, ...] = COURSE_SENTENCE
+    d_model: int = 8
+    n_heads: int = 2
+    seed: int = 1
+    scaled: bool = True
+    causal: bool = False
+    padding: frozenset[int] = field(default_factory=frozenset)
+    positional: bool = False
+    backend: str = "numpy"
+    device: str = "cpu"
+    dtype: str = "float64"
+
+    def __post_init__(self) -> None:
+        # Normalise containers so equal configs hash equally, whatever the caller passed.
+        object.__setattr__(self, "tokens", tuple(str(t) for t in self.tokens))
+        object.__setattr__(self, "padding", frozenset(int(p) for p in self.padding))
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def d_head(self) -> int:
+        return self.d_model // self.n_heads
+
+    def replace(self, **changes) -> "AttentionConfig":
+        """A copy with some fields changed (not validated: call `validate`)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready dict (tokens and padding as lists)."""
+        d = dataclasses.asdict(self)
+        d["tokens"] = list(self.tokens)
+        d["padding"] = sorted(self.padding)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "AttentionConfig":
+        """Build and validate a config from a dict such as `to_dict` wrote.
+
+        Unknown keys are ignored; wrong types raise ConfigError.
+        """
+        if not isinstance(data, dict):
+            raise ConfigError("settings must be a JSON object")
+        known = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in known}
+        try:
+            config = cls(**kwargs)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"invalid settings: {exc}") from exc
+        return validate(config)
+
+
+def split_sentence(text: str) -> tuple[str, ...]:
+    """Tokens of a sentence: split on any whitespace."""
+    return tuple(text.split())
+
+
+def _check_int(name: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
+
+
+def _check_bool(name: str, value) -> None:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be true or false, got {value!r}")
+
+
+def validate(config: AttentionConfig) -> AttentionConfig:
+    """Return `config` unchanged if it is valid, else raise ConfigError with a readable message."""
+    n = config.n_tokens
+    if n == 0:
+        raise ConfigError("the sentence is empty: type at least one token")
+    if n > MAX_TOKENS:
+        raise ConfigError(f"too many tokens: {n} (at most {MAX_TOKENS})")
+    if any(not t for t in config.tokens):
+        raise ConfigError("tokens must not be empty strings")
+    _check_int("d_model", config.d_model, 1, MAX_D_MODEL)
+    _check_int("heads", config.n_heads, 1, min(MAX_HEADS, MAX_D_MODEL))
+    if config.d_model % config.n_heads:
+        raise ConfigError(
+            f"d_model {config.d_model} is not divisible by {config.n_heads} heads "
+            f"(each head needs d_model / heads columns)"
+        )
+    _check_int("seed", config.seed, 0, SEED_MAX)
+    for name in ("scaled", "causal", "positional"):
+        _check_bool(name, getattr(config, name))
+    bad = sorted(p for p in config.padding if not 0 <= p < n)
+    if bad:
+        raise ConfigError(f"padding position {bad[0]} is outside the sentence (0..{n - 1})")
+    if config.backend not in BACKENDS:
+        raise ConfigError(f"unknown backend {config.backend!r} (choose {', '.join(BACKENDS)})")
+    if not isinstance(config.device, str) or not _DEVICE_RE.match(config.device):
+        raise ConfigError(f"unknown device {config.device!r} (use cpu, cuda or cuda:N)")
+    if config.backend == "numpy" and config.device != "cpu":
+        raise ConfigError("the numpy backend runs on the CPU only; choose torch for CUDA")
+    if config.dtype not in DTYPES:
+        raise ConfigError(f"unknown dtype {config.dtype!r} (choose {', '.join(DTYPES)})")
+    return config

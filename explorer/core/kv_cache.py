@@ -1,0 +1,120 @@
+"""A real KV cache, stepped one token at a time, checked against the full causal pass.
+
+Step t (0-based) takes token t, projects q_t, k_t, v_t, appends k_t and v_t to the
+cache and attends q_t over the t + 1 cached keys. Its output row must equal row t of
+the full causal forward pass; each step records the max |difference| as evidence.
+Runs in numpy in the config's dtype.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import flops
+from .attention import AttentionResult, forward, model_input
+from .config import AttentionConfig, validate
+from .masks import masked_softmax
+
+
+class KVCache:
+    """Preallocated per-head key and value buffers that grow by one row per step."""
+
+    def __init__(self, n_heads: int, capacity: int, d_head: int, dtype="float64"):
+        self.k = np.zeros((n_heads, capacity, d_head), dtype=dtype)  # (h, capacity, d_head)
+        self.v = np.zeros((n_heads, capacity, d_head), dtype=dtype)  # (h, capacity, d_head)
+        self.length = 0
+
+    def append(self, k_t: np.ndarray, v_t: np.ndarray) -> None:
+        """k_t, v_t: (h, d_head) for the newest token."""
+        if self.length >= self.k.shape[1]:
+            raise IndexError("KV cache is full")
+        self.k[:, self.length] = k_t
+        self.v[:, self.length] = v_t
+        self.length += 1
+
+    def keys(self) -> np.ndarray:
+        return self.k[:, :self.length]  # (h, t, d_head)
+
+    def values(self) -> np.ndarray:
+        return self.v[:, :self.length]  # (h, t, d_head)
+
+    @property
+    def nbytes(self) -> int:
+        h, _, d_head = self.k.shape
+        return flops.kv_cache_bytes(self.length, h, d_head, self.k.itemsize)
+
+
+@dataclass(frozen=True)
+class KVStep:
+    step: int
+    token: str
+    cached: int                 # tokens in the cache after this step (step + 1)
+    cache_bytes: int
+    flops_cached: int           # this step, with the cache
+    flops_recompute: int        # this step, recomputing the prefix
+    cum_flops_cached: int
+    cum_flops_recompute: int
+    q: np.ndarray               # (h, d_head) the query of this token
+    weights: np.ndarray         # (h, cached) attention over the cached keys
+    output: np.ndarray          # (d,) this step's output row
+    max_diff: float             # max |output - full causal output[step]|
+
+    def to_dict(self) -> dict:
+        return {
+            "step": self.step, "token": self.token, "cached": self.cached,
+            "cache_bytes": self.cache_bytes,
+            "flops_cached": self.flops_cached, "flops_recompute": self.flops_recompute,
+            "cum_flops_cached": self.cum_flops_cached,
+            "cum_flops_recompute": self.cum_flops_recompute,
+            "max_diff": self.max_diff,
+        }
+
+
+@dataclass(frozen=True)
+class KVTrace:
+    config: AttentionConfig     # causal, numpy
+    steps: tuple[KVStep, ...]
+    keys: np.ndarray            # (h, n, d_head) the final cache; at step t rows 0..t were filled
+    values: np.ndarray          # (h, n, d_head)
+    full: AttentionResult       # the full causal pass it is checked against
+
+    def cache_at(self, step: int) -> tuple[np.ndarray, np.ndarray]:
+        """(K, V) as they stood after `step`: (h, step + 1, d_head) each."""
+        return self.keys[:, :step + 1], self.values[:, :step + 1]
+
+
+def decode_step(cache: KVCache, x_t, weights, n_heads: int, key_allowed, scaled: bool):
+    """One token through attention with the cache. Returns (q_t (h, dh), weights (h, t), out (d,))."""
+    d = x_t.shape[0]
+    q_t, k_t, v_t = (np.reshape(x_t @ w, (n_heads, d // n_heads))  # (h, d_head)
+                     for w in (weights.w_q, weights.w_k, weights.w_v))
+    cache.append(k_t, v_t)
+    raw = np.einsum("hd,htd->ht", q_t, cache.keys())  # (h, t)
+    scores = raw / np.sqrt(d // n_heads) if scaled else raw
+    attn = masked_softmax(scores, key_allowed[None, :])  # (h, t)
+    head_out = np.einsum("ht,htd->hd", attn, cache.values())  # (h, d_head)
+    return q_t, attn, head_out.reshape(d) @ weights.w_o  # (d,)
+
+
+def run_kv_cache(config: AttentionConfig) -> KVTrace:
+    """Step through the whole sentence as a causal decoder (numpy, the config's dtype)."""
+    config = validate(config).replace(causal=True, backend="numpy", device="cpu")
+    weights, _, x_in = model_input(config)
+    full = forward(config)
+    n, h, d = config.n_tokens, config.n_heads, config.d_model
+    cache = KVCache(h, n, config.d_head, dtype=config.dtype)
+    key_allowed = np.array([i not in config.padding for i in range(n)])  # (n,)
+    steps, cum_c, cum_r = [], 0, 0
+    for t in range(n):
+        q_t, attn, out = decode_step(cache, x_in[t], weights, h, key_allowed[:t + 1], config.scaled)
+        f_c, f_r = flops.kv_step_flops(t, d), flops.kv_recompute_flops(t, d)
+        cum_c, cum_r = cum_c + f_c, cum_r + f_r
+        steps.append(KVStep(
+            step=t, token=config.tokens[t], cached=cache.length, cache_bytes=cache.nbytes,
+            flops_cached=f_c, flops_recompute=f_r, cum_flops_cached=cum_c,
+            cum_flops_recompute=cum_r, q=q_t, weights=attn, output=out,
+            max_diff=float(np.abs(out - full.output[t]).max()),
+        ))
+    return KVTrace(config, tuple(steps), cache.k, cache.v, full)

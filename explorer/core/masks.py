@@ -1,0 +1,34 @@
+"""Attention masks as boolean "may attend" matrices: True = allowed, False = masked."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def build_mask(n_query: int, n_key: int, causal: bool, padding=frozenset()) -> np.ndarray:
+    """(n_query, n_key) bool. Causal: query i sees keys 0..i. Padding: masked key columns."""
+    allowed = np.ones((n_query, n_key), dtype=bool)
+    if causal:
+        allowed &= np.tri(n_query, n_key, dtype=bool)  # lower triangle incl. diagonal
+    for p in padding:
+        allowed[:, p] = False
+    return allowed
+
+
+def fully_masked_rows(allowed: np.ndarray) -> np.ndarray:
+    """(n_query,) bool: rows where every key is masked (their weights are defined as 0)."""
+    return ~allowed.any(axis=-1)
+
+
+def masked_softmax(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis of (..., nq, nk) scores where `allowed` is True.
+
+    Masked entries get exactly 0. A row with no allowed key gets all zeros (not NaN):
+    there is nothing to attend to, so it contributes nothing.
+    """
+    neg = np.where(allowed, scores, -np.inf)
+    row_max = neg.max(axis=-1, keepdims=True)
+    row_max = np.where(np.isfinite(row_max), row_max, 0.0)
+    e = np.exp(neg - row_max)  # masked -> exp(-inf) = 0
+    total = e.sum(axis=-1, keepdims=True)
+    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)

@@ -1,0 +1,48 @@
+"""Named starting points. `course-lab3` is the course's Lab 3 setting, number for number."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .config import COURSE_SENTENCE, AttentionConfig
+
+_LONG_SENTENCE = tuple("the cat that the dog chased ran up the old tree and sat there".split())
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    title: str
+    description: str
+    config: AttentionConfig
+
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("course-lab3", "Course Lab 3 (나는 학교에 버스로 갔다)",
+           "d_model 8, 2 heads, seed 1, scaled: the numbers printed in the course.",
+           AttentionConfig(tokens=COURSE_SENTENCE, d_model=8, n_heads=2, seed=1, scaled=True)),
+    Preset("saturated-softmax", "No scaling at d_model 512 (saturated softmax)",
+           "Without ÷√d_head, scores grow with d_head and softmax puts almost all weight on one key.",
+           AttentionConfig(tokens=COURSE_SENTENCE, d_model=512, n_heads=2, seed=1, scaled=False)),
+    Preset("scaled-512", "Scaled at d_model 512 (compare with the one above)",
+           "Same weights as the saturated preset, with ÷√d_head: the weights spread out again.",
+           AttentionConfig(tokens=COURSE_SENTENCE, d_model=512, n_heads=2, seed=1, scaled=True)),
+    Preset("causal-decoder", "Causal decoder (GPT-style mask)",
+           "Each token attends only to itself and earlier tokens: the upper triangle is masked.",
+           AttentionConfig(tokens=_LONG_SENTENCE, d_model=64, n_heads=4, seed=1, causal=True)),
+    Preset("padding", "Padding mask",
+           "The last two tokens are padding: no query may attend to them.",
+           AttentionConfig(tokens=COURSE_SENTENCE + ("<pad>", "<pad>"), d_model=8, n_heads=2,
+                           seed=1, padding=frozenset({4, 5}))),
+    Preset("many-heads", "Eight heads, one sentence",
+           "d_model 64 split into 8 heads of 8: each head finds its own pattern.",
+           AttentionConfig(tokens=_LONG_SENTENCE, d_model=64, n_heads=8, seed=3)),
+)}
+
+
+def get_preset(name: str) -> Preset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        from .config import ConfigError
+        raise ConfigError(f"unknown preset {name!r} (choose {', '.join(PRESETS)})") from None

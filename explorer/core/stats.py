@@ -1,0 +1,53 @@
+"""Per-head statistics a teacher points at: entropy, most-attended key, score variance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class HeadStats:
+    entropy: np.ndarray        # (h, n) nats per query row; 0 for fully masked rows
+    argmax: np.ndarray         # (h, n) int key index per query; -1 for fully masked rows
+    max_weight: np.ndarray     # (h, n)
+    raw_variance: np.ndarray   # (h,) variance of unscaled scores q.k over allowed cells
+    scaled_variance: np.ndarray  # (h,) variance of the scores actually fed to softmax
+
+    def to_dict(self) -> dict:
+        return {
+            "entropy": self.entropy.tolist(),
+            "argmax": self.argmax.tolist(),
+            "max_weight": self.max_weight.tolist(),
+            "raw_variance": self.raw_variance.tolist(),
+            "scaled_variance": self.scaled_variance.tolist(),
+        }
+
+
+def row_entropy(weights: np.ndarray) -> np.ndarray:
+    """-sum p log p over the last axis, with 0 log 0 = 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(weights > 0, weights * np.log(weights), 0.0)
+    return -terms.sum(axis=-1)
+
+
+def _masked_variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Variance per head over allowed cells; 0 where a head has none."""
+    out = np.zeros(scores.shape[0])
+    if allowed.any():
+        out = scores[:, allowed].var(axis=-1)  # (h,)
+    return out
+
+
+def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows) -> HeadStats:
+    """weights/scores: (h, nq, nk); allowed: (nq, nk) bool; empty_rows: (nq,) bool."""
+    argmax = weights.argmax(axis=-1)  # (h, nq)
+    argmax = np.where(empty_rows[None, :], -1, argmax)
+    return HeadStats(
+        entropy=row_entropy(weights),
+        argmax=argmax,
+        max_weight=weights.max(axis=-1),
+        raw_variance=_masked_variance(raw_scores, allowed),
+        scaled_variance=_masked_variance(scaled_scores, allowed),
+    )

@@ -1,0 +1,52 @@
+"""Deterministic inputs and weights, drawn the course's way.
+
+The course (Lab 3) seeds the legacy generator and draws, in this order:
+X = randn(n, d_model), then W_Q, W_K, W_V, W_O = randn(d_model, d_model) * 0.5.
+`np.random.RandomState(seed)` yields the same stream without touching global state.
+Draws are cached: toggling scaling, a mask or the backend never redraws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+WEIGHT_SCALE = 0.5
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: draws are cached, so one object per draw
+class Weights:
+    """Read-only arrays drawn from one seed (float64 unless cast)."""
+
+    x: np.ndarray    # (n, d)
+    w_q: np.ndarray  # (d, d)
+    w_k: np.ndarray  # (d, d)
+    w_v: np.ndarray  # (d, d)
+    w_o: np.ndarray  # (d, d)
+
+    def as_dtype(self, dtype: str) -> "Weights":
+        if dtype == "float64":
+            return self
+        return _cast(self, dtype)
+
+
+@lru_cache(maxsize=4)
+def draw_weights(seed: int, n_tokens: int, d_model: int) -> Weights:
+    """X and the four projection matrices for (seed, n, d), in the course's order."""
+    rng = np.random.RandomState(seed)
+    x = rng.randn(n_tokens, d_model)  # (n, d)
+    mats = [rng.randn(d_model, d_model) * WEIGHT_SCALE for _ in range(4)]  # 4 x (d, d)
+    for arr in (x, *mats):
+        arr.setflags(write=False)
+    return Weights(x, *mats)
+
+
+@lru_cache(maxsize=4)
+def _cast(weights: Weights, dtype: str) -> Weights:
+    arrays = [np.ascontiguousarray(a, dtype=dtype) for a in
+              (weights.x, weights.w_q, weights.w_k, weights.w_v, weights.w_o)]
+    for arr in arrays:
+        arr.setflags(write=False)
+    return Weights(*arrays)
