@@ -24,11 +24,18 @@ def masked_softmax(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     """Softmax over the last axis of (..., nq, nk) scores where `allowed` is True.
 
     Masked entries get exactly 0. A row with no allowed key gets all zeros (not NaN):
-    there is nothing to attend to, so it contributes nothing.
+    there is nothing to attend to, so it contributes nothing. Works in place on one
+    temporary (this runs on every slider move at up to 16 x 1024 x 1024).
     """
-    neg = np.where(allowed, scores, -np.inf)
-    row_max = neg.max(axis=-1, keepdims=True)
-    row_max = np.where(np.isfinite(row_max), row_max, 0.0)
-    e = np.exp(neg - row_max)  # masked -> exp(-inf) = 0
+    all_allowed = bool(allowed.all())
+    e = scores.copy() if all_allowed else np.where(allowed, scores, -np.inf)
+    row_max = e.max(axis=-1, keepdims=True)
+    if not all_allowed:
+        row_max[~np.isfinite(row_max)] = 0.0  # fully masked rows: avoid inf - inf
+    e -= row_max
+    np.exp(e, out=e)  # masked -> exp(-inf) = 0
     total = e.sum(axis=-1, keepdims=True)
-    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    if all_allowed:
+        e /= total
+        return e
+    return np.divide(e, total, out=e, where=total > 0)

@@ -27,17 +27,20 @@ class HeadStats:
 
 def row_entropy(weights: np.ndarray) -> np.ndarray:
     """-sum p log p over the last axis, with 0 log 0 = 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(weights > 0, weights * np.log(weights), 0.0)
-    return -terms.sum(axis=-1)
+    log_w = np.zeros_like(weights)
+    np.log(weights, out=log_w, where=weights > 0)
+    log_w *= weights
+    return -log_w.sum(axis=-1)
 
 
 def _masked_variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     """Variance per head over allowed cells; 0 where a head has none."""
-    out = np.zeros(scores.shape[0])
-    if allowed.any():
-        out = scores[:, allowed].var(axis=-1)  # (h,)
-    return out
+    h = scores.shape[0]
+    if allowed.all():
+        return scores.reshape(h, -1).var(axis=-1)  # (h,)
+    if not allowed.any():
+        return np.zeros(h)
+    return scores[:, allowed].var(axis=-1)  # (h,) copies only the allowed cells
 
 
 def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows) -> HeadStats:
