@@ -30,7 +30,7 @@ def row_entropy(weights: np.ndarray) -> np.ndarray:
     log_w = np.zeros_like(weights)
     np.log(weights, out=log_w, where=weights > 0)
     log_w *= weights
-    return -log_w.sum(axis=-1)
+    return 0.0 - log_w.sum(axis=-1)  # 0.0 - x turns -0.0 into 0.0
 
 
 def _masked_variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
