@@ -1,0 +1,214 @@
+"""Safe writing of exported files (Qt-free).
+
+Every file is written to a temporary file in the destination folder, flushed to disk,
+then moved into place, so a reader never sees half a PNG and a failure (disk full,
+permission denied) leaves nothing behind. A batch (`write_files`) is all or nothing as
+far as the file system allows: every file is staged before the first one is committed.
+
+Existing files are never overwritten silently: `on_exists` is "error" (refuse, naming the
+file), "suffix" (write `name_2.png`, `name_3.png`, ...) or "overwrite".
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+ON_EXISTS = ("error", "suffix", "overwrite")
+_MAX_NAME_BYTES = 255
+_BAD_NAME_CHARS = set('/\\\0') | ({'<', '>', ':', '"', '|', '?', '*'} if os.name == "nt" else set())
+
+
+class ExportError(Exception):
+    """An export failed; the message is one line meant for the user."""
+
+
+class ExportExistsError(ExportError):
+    """The target file exists and overwriting was not allowed."""
+
+    def __init__(self, path: Path):
+        super().__init__(f"{path} already exists (use --force to overwrite it)")
+        self.path = path
+
+
+def check_name(name: str) -> str:
+    """Return `name` if it is a plain file name (no folder part), else raise ExportError."""
+    if not isinstance(name, str) or not name.strip():
+        raise ExportError("invalid file name: the name is empty")
+    bad = sorted(set(name) & _BAD_NAME_CHARS)
+    if bad or any(ord(c) < 32 for c in name):
+        shown = ", ".join(repr(c) for c in bad) or "a control character"
+        raise ExportError(f"invalid file name {name!r}: it must not contain {shown}")
+    if name in (".", "..") or name.strip(". ") == "":
+        raise ExportError(f"invalid file name {name!r}")
+    if len(name.encode("utf-8", "surrogatepass")) > _MAX_NAME_BYTES:
+        raise ExportError(f"invalid file name: longer than {_MAX_NAME_BYTES} bytes")
+    return name
+
+
+def check_folder(folder: str | os.PathLike) -> Path:
+    """The folder as a Path if it exists and a file can really be created in it.
+
+    `os.access` says yes to root even on a read-only mount, so this creates and removes
+    a probe file instead.
+    """
+    path = Path(folder)
+    if not path.exists():
+        raise ExportError(f"cannot write to {path}: the folder does not exist")
+    if not path.is_dir():
+        raise ExportError(f"cannot write to {path}: not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".export-probe-", dir=path)
+    except OSError as exc:
+        raise _as_export_error(exc, path) from None
+    os.close(fd)
+    os.unlink(probe)
+    return path
+
+
+def unique_path(folder: Path, name: str, taken: set[Path] = frozenset()) -> Path:
+    """`folder/name` or, if that exists (or is in `taken`), name_2, name_3, ... before the extension."""
+    stem, ext = _split_ext(name)
+    candidate, number = folder / name, 1
+    while candidate.exists() or candidate in taken:
+        number += 1
+        candidate = folder / f"{stem}_{number}{ext}"
+    return candidate
+
+
+def write_file(path: str | os.PathLike, data: bytes, on_exists: str = "error") -> Path:
+    """Write one file safely; returns the path actually written (see `write_files`)."""
+    path = Path(path)
+    return write_files(path.parent, [(path.name, data)], on_exists)[0]
+
+
+def write_files(folder: str | os.PathLike, items: list[tuple[str, bytes]],
+                on_exists: str = "error") -> list[Path]:
+    """Write every (name, data) into `folder`; return the paths written, in order.
+
+    Raises ExportError (ExportExistsError for an existing file with on_exists="error")
+    before anything is written when a check fails, and removes its temporary and newly
+    created files when a write fails.
+    """
+    if on_exists not in ON_EXISTS:
+        raise ValueError(f"on_exists must be one of {ON_EXISTS}, got {on_exists!r}")
+    folder = check_folder(folder)
+    targets = _targets(folder, [check_name(name) for name, _ in items], on_exists)
+    staged: list[str] = []
+    try:
+        for (_, data), target in zip(items, targets):
+            staged.append(_stage(folder, target.name, data))
+    except OSError as exc:
+        _remove_all(staged)
+        raise _as_export_error(exc, folder) from None
+    return _commit(staged, targets, on_exists)
+
+
+def _targets(folder: Path, names: list[str], on_exists: str) -> list[Path]:
+    targets: list[Path] = []
+    for name in names:
+        target = folder / name
+        if on_exists == "suffix":
+            target = unique_path(folder, name, set(targets))
+        elif target in targets:
+            raise ExportError(f"two exported files would both be called {name}")
+        elif on_exists == "error" and (target.exists() or target.is_symlink()):
+            raise ExportExistsError(target)
+        targets.append(target)
+    return targets
+
+
+def _stage(folder: Path, name: str, data: bytes) -> str:
+    """Write `data` to a new temporary file next to the target; return its path."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name[:40]}.", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        _remove_all([tmp])
+        raise
+    os.chmod(tmp, 0o666 & ~_UMASK)
+    return tmp
+
+
+def _commit(staged: list[str], targets: list[Path], on_exists: str) -> list[Path]:
+    """Move the staged files into place; undo the new ones if a move fails."""
+    done: list[Path] = []
+    try:
+        for tmp, target in zip(staged, targets):
+            if on_exists == "overwrite":
+                os.replace(tmp, target)
+            else:
+                _move_no_clobber(tmp, target)
+            done.append(target)
+    except OSError as exc:
+        _remove_all(staged[len(done):])
+        if on_exists != "overwrite":
+            _remove_all([str(p) for p in done])
+        if isinstance(exc, FileExistsError):
+            raise ExportExistsError(targets[len(done)]) from None
+        raise _as_export_error(exc, targets[len(done)]) from None
+    return done
+
+
+def _move_no_clobber(tmp: str, target: Path) -> None:
+    """Rename `tmp` to `target`, failing with FileExistsError if target appeared meanwhile.
+
+    A hard link is the atomic "create unless it exists"; where the file system has no
+    hard links, fall back to check-then-replace.
+    """
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        if target.exists():
+            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)
+
+
+def _as_export_error(exc: OSError, where: Path) -> ExportError:
+    """One readable line for an OSError raised while writing to `where`."""
+    reasons = {
+        errno.ENOSPC: "the disk is full (no space left on device)",
+        errno.EDQUOT: "the disk quota is exceeded",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.EROFS: "the file system is read-only",
+        errno.ENOENT: "the folder does not exist",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.ENAMETOOLONG: "the file name is too long",
+        errno.EINVAL: "the file name is not valid on this file system",
+    }
+    reason = reasons.get(exc.errno, exc.strerror or str(exc))
+    return ExportError(f"cannot write to {where}: {reason}")
+
+
+def _remove_all(paths: list[str]) -> None:
+    for path in paths:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _split_ext(name: str) -> tuple[str, str]:
+    stem, dot, ext = name.rpartition(".")
+    return (stem, dot + ext) if stem else (name, "")
+
+
+def _read_umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it; done once, at import
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()  # temporary files are 0600; finished ones get the usual mode

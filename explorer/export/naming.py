@@ -1,0 +1,102 @@
+"""What to export, its default file name and its title line (Qt-free).
+
+A figure is named by a `FigureSpec`: "heads" (the grid), "head:N" (one head, 0-based),
+"pe" (positional-encoding panel), "kv:STEP" (KV cache at a 0-based step) or "window".
+Default file names carry the settings, e.g. ``heads_d8_h2_seed1.png``, so a folder of
+figures for slides says which picture is which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core import AttentionConfig, ConfigError
+
+KINDS = ("heads", "head", "pe", "kv", "window")
+FORMATS = ("png", "svg", "csv")
+WHAT_HELP = "heads, head:N, pe, kv:STEP or all (N and STEP are 0-based)"
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    kind: str                 # one of KINDS
+    index: int | None = None  # the head for "head", the step for "kv"
+
+    def __str__(self) -> str:
+        return self.kind if self.index is None else f"{self.kind}:{self.index}"
+
+
+def parse_what(text: str, config: AttentionConfig) -> list[FigureSpec]:
+    """The figures `text` asks for, checked against the config (ConfigError if impossible).
+
+    "all" is the grid, every head, the PE panel and the KV cache at its last step.
+    """
+    text = text.strip().lower()
+    if text == "all":
+        return ([FigureSpec("heads")] + [FigureSpec("head", i) for i in range(config.n_heads)]
+                + [FigureSpec("pe"), FigureSpec("kv", config.n_tokens - 1)])
+    kind, colon, arg = text.partition(":")
+    if kind in ("heads", "pe", "window") and not colon:
+        return [FigureSpec(kind)]
+    if kind == "kv" and not colon:
+        return [FigureSpec("kv", config.n_tokens - 1)]
+    if kind in ("head", "kv") and colon:
+        limit = config.n_heads if kind == "head" else config.n_tokens
+        noun = "head" if kind == "head" else "step"
+        if not arg.isdigit():
+            raise ConfigError(f"--what {text}: {noun} must be a whole number (0-based)")
+        if int(arg) >= limit:
+            raise ConfigError(f"--what {text}: {noun} must be between 0 and {limit - 1}")
+        return [FigureSpec(kind, int(arg))]
+    raise ConfigError(f"--what {text!r} is not one of: {WHAT_HELP}")
+
+
+def settings_tag(config: AttentionConfig) -> str:
+    """The settings part of a file name: d8_h2_seed1 plus flags that differ from the default."""
+    parts = [f"d{config.d_model}", f"h{config.n_heads}", f"seed{config.seed}"]
+    if not config.scaled:
+        parts.append("unscaled")
+    if config.causal:
+        parts.append("causal")
+    if config.padding:
+        parts.append("pad" + "-".join(str(p) for p in sorted(config.padding)))
+    if config.positional:
+        parts.append("posenc")
+    if config.dtype != "float64":
+        parts.append(config.dtype)
+    return "_".join(parts)
+
+
+def default_name(spec: FigureSpec, config: AttentionConfig, fmt: str) -> str:
+    """E.g. heads_d8_h2_seed1.png, head1_d8_h2_seed1.svg, kv_step3_d8_h2_seed1.csv."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}")
+    prefix = {"head": f"head{spec.index}", "kv": f"kv_step{spec.index}"}.get(spec.kind, spec.kind)
+    return f"{prefix}_{settings_tag(config)}.{fmt}"
+
+
+def settings_title(config: AttentionConfig, spec: FigureSpec | None = None) -> str:
+    """One line for the top of a figure: d_model, heads, d_head, seed, scaling, masks."""
+    scaling = f"scaled ÷√{config.d_head}" if config.scaled else "not scaled"
+    masks = []
+    if config.causal:
+        masks.append("causal")
+    if config.padding:
+        masks.append("padding " + ", ".join(str(p) for p in sorted(config.padding)))
+    parts = [f"d_model {config.d_model}", f"{config.n_heads} head{'s' * (config.n_heads != 1)}",
+             f"d_head {config.d_head}", f"seed {config.seed}", scaling,
+             "mask: " + (" + ".join(masks) if masks else "none")]
+    if config.positional:
+        parts.append("+ positional encoding")
+    label = _spec_label(spec, config)
+    return (label + " — " if label else "") + " · ".join(parts)
+
+
+def _spec_label(spec: FigureSpec | None, config: AttentionConfig) -> str:
+    if spec is None or spec.kind in ("heads", "window"):
+        return ""
+    if spec.kind == "head":
+        return f"head {spec.index}"
+    if spec.kind == "pe":
+        return "positional encoding"
+    return f"KV cache, step {spec.index} ({config.tokens[spec.index]})"

@@ -1,0 +1,118 @@
+"""A widget as pixels (QImage/PNG) or vectors (SVG), at any scale.
+
+Rendering goes through `QWidget.render` into a QImage whose device-pixel ratio is the
+scale, so text and lines are drawn at the target resolution (crisp at 4×), not
+upscaled. pyqtgraph's GraphicsView overrides `render` with the scene's signature, so
+the base-class method is called explicitly. SVG uses QSvgGenerator, which writes text as
+<text> elements (the token labels stay searchable and editable in the file).
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QApplication, QWidget
+
+MAX_PIXELS = 16384  # per side: QImage and PNG viewers cope, memory stays < 1 GiB
+SCREEN_DPI = 96
+# Viewers without NanumGothic installed still find a Korean font for the labels.
+SVG_FONT_FALLBACK = "'Nanum Gothic', 'Apple SD Gothic Neo', 'Malgun Gothic', 'Noto Sans CJK KR', sans-serif"
+_RENDER_FLAGS = QWidget.RenderFlag.DrawWindowBackground | QWidget.RenderFlag.DrawChildren
+
+
+def settle(widget: QWidget, size: QSize | None = None) -> QWidget:
+    """Lay out a widget that may never have been shown, at `size` (or its current size).
+
+    WA_DontShowOnScreen lets `show()` run the layouts and resize events (pyqtgraph sizes
+    its items there) without a window appearing, on any platform.
+    """
+    if size is not None:
+        widget.resize(size)
+    if not widget.isVisible():
+        widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        widget.show()
+    QApplication.processEvents()
+    if widget.layout() is not None:
+        widget.layout().activate()
+    QApplication.processEvents()
+    return widget
+
+
+def output_size(logical: QSize, scale: float | None = None, width: int | None = None) -> tuple[QSize, float]:
+    """The pixel size of an export and its ratio to the logical size.
+
+    `width` wins over `scale`: exactly `width` pixels wide, height in proportion.
+    """
+    if logical.width() < 1 or logical.height() < 1:
+        raise ValueError(f"nothing to export: the figure is {logical.width()}×{logical.height()}")
+    if width is not None:
+        ratio = width / logical.width()
+        pixels = QSize(int(width), max(1, round(logical.height() * ratio)))
+    else:
+        ratio = 1.0 if scale is None else float(scale)
+        pixels = QSize(max(1, round(logical.width() * ratio)), max(1, round(logical.height() * ratio)))
+    if ratio <= 0 or max(pixels.width(), pixels.height()) > MAX_PIXELS:
+        raise ValueError(f"export size {pixels.width()}×{pixels.height()} is outside 1..{MAX_PIXELS} pixels")
+    return pixels, ratio
+
+
+def render_image(widget: QWidget, scale: float | None = None, width: int | None = None,
+                 background: QColor | None = None) -> QImage:
+    """The widget drawn at `scale` × its size (or `width` pixels wide); see `output_size`."""
+    pixels, ratio = output_size(widget.size(), scale, width)
+    image = QImage(pixels, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(ratio)
+    image.fill(background or widget.palette().window().color())
+    dots_per_metre = round(SCREEN_DPI * ratio / 0.0254)  # placed on a slide at the on-screen size
+    image.setDotsPerMeterX(dots_per_metre)
+    image.setDotsPerMeterY(dots_per_metre)
+    QWidget.render(widget, image, QPoint(), QRegion(), _RENDER_FLAGS)
+    image.setDevicePixelRatio(1.0)  # a plain pixel image from here on (saving, comparing)
+    return image
+
+
+def png_bytes(image: QImage, description: str = "") -> bytes:
+    """The image encoded as PNG, with the settings as its Description text chunk."""
+    if description:
+        image = QImage(image)
+        image.setText("Description", description)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise RuntimeError("Qt could not encode the PNG")
+    buffer.close()
+    return bytes(data)
+
+
+def render_svg(widget: QWidget, title: str = "", description: str = "",
+               background: QColor | None = None) -> bytes:
+    """The widget as an SVG document (UTF-8 bytes) of its logical size."""
+    size = widget.size()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    generator.setSize(size)
+    generator.setViewBox(QRect(QPoint(0, 0), size))
+    generator.setResolution(SCREEN_DPI)
+    generator.setTitle(title)
+    generator.setDescription(description)
+    painter = QPainter(generator)
+    painter.fillRect(QRect(QPoint(0, 0), size), background or widget.palette().window().color())
+    QWidget.render(widget, painter, QPoint(), QRegion(), _RENDER_FLAGS)
+    painter.end()
+    buffer.close()
+    return add_font_fallback(bytes(data).decode("utf-8")).encode("utf-8")
+
+
+def add_font_fallback(svg: str) -> str:
+    """Append Korean fallback families to every font-family attribute of an SVG."""
+    def extend(match: re.Match) -> str:
+        family = match.group(1)
+        return match.group(0) if "sans-serif" in family else f'font-family="{family}, {SVG_FONT_FALLBACK}"'
+    return re.sub(r'font-family="([^"]*)"', extend, svg)

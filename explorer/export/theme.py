@@ -1,0 +1,103 @@
+"""White (slides) or dark backgrounds for exported figures, and the bundled font.
+
+The style is applied to the offscreen copy that export builds, never to the live
+window: Qt palettes for plain widgets, and pyqtgraph's public per-item setters
+(GraphicsView.setBackground, AxisItem.setPen/setTextPen, LabelItem colours) for plots.
+Values drawn inside heatmap cells keep the colour their view chose for contrast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtWidgets import QWidget
+
+BACKGROUNDS = ("white", "dark")
+_FONT_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
+_family: str | None = None
+
+
+@dataclass(frozen=True)
+class Theme:
+    background: QColor
+    foreground: QColor   # text, axes
+    muted: QColor        # secondary text
+
+
+def theme(name: str) -> Theme:
+    if name == "white":
+        return Theme(QColor("#ffffff"), QColor("#1a1a1a"), QColor("#555555"))
+    if name == "dark":
+        return Theme(QColor("#161616"), QColor("#e8e8e8"), QColor("#a8a8a8"))
+    raise ValueError(f"background must be one of {BACKGROUNDS}, got {name!r}")
+
+
+def bundled_family() -> str:
+    """Register the bundled Hangul font (once) and return its family name.
+
+    Uses the GUI's `fonts.load_bundled_fonts` when it exists, so both register the same
+    files; otherwise registers resources/fonts/*.ttf itself. Needs a QGuiApplication.
+    """
+    global _family
+    if _family is None:
+        try:
+            from ..gui.fonts import load_bundled_fonts
+        except ImportError:
+            _family = _register_fonts()
+        else:
+            _family = load_bundled_fonts()
+    return _family
+
+
+def figure_font(point_size: float, bold: bool = False) -> QFont:
+    font = QFont(bundled_family())
+    font.setPointSizeF(point_size)
+    font.setBold(bold)
+    return font
+
+
+def _register_fonts() -> str:
+    families = []
+    for path in sorted(_FONT_DIR.glob("*.ttf")):
+        font_id = QFontDatabase.addApplicationFont(str(path))
+        if font_id >= 0:
+            families += QFontDatabase.applicationFontFamilies(font_id)
+    if not families:
+        raise RuntimeError(f"no usable font in {_FONT_DIR}")
+    return families[0]
+
+
+def apply_theme(widget: QWidget, name: str) -> Theme:
+    """Give `widget` and everything inside it the named background and text colours."""
+    colours = theme(name)
+    palette = QPalette(widget.palette())
+    for role in (QPalette.ColorRole.Window, QPalette.ColorRole.Base, QPalette.ColorRole.Button):
+        palette.setColor(role, colours.background)
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
+                 QPalette.ColorRole.ButtonText):
+        palette.setColor(role, colours.foreground)
+    widget.setPalette(palette)
+    widget.setAutoFillBackground(True)
+    for child in widget.findChildren(QWidget):
+        child.setPalette(palette)
+    views = widget.findChildren(pg.GraphicsView)
+    if isinstance(widget, pg.GraphicsView):
+        views.append(widget)
+    for view in views:
+        style_plot_scene(view, colours)
+    return colours
+
+
+def style_plot_scene(view: pg.GraphicsView, colours: Theme) -> None:
+    """Background, axes and titles of one pyqtgraph view in the theme's colours."""
+    view.setBackground(colours.background)
+    pen = pg.mkPen(colours.foreground)
+    for item in view.scene().items():
+        if isinstance(item, pg.AxisItem):
+            item.setPen(pen)
+            item.setTextPen(pen)
+        elif isinstance(item, pg.LabelItem):
+            item.setText(item.text, color=colours.foreground)

@@ -1,0 +1,117 @@
+"""`attention-explorer export`: the window's figures as PNG / SVG / CSV files, no window.
+
+Exit codes: 0 written (paths printed one per line), 1 nothing written because of the
+files (an existing file without --force, a missing or unwritable folder, a full disk),
+2 bad options (one line on stderr, as argparse and `cli.main` do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .cli import add_config_options, config_from_args
+from .core import ConfigError
+
+EXIT_FILES = 1
+MAX_SCALE = 8.0
+MAX_WIDTH = 16384
+
+
+def add_export_parser(sub) -> argparse.ArgumentParser:
+    """Register the `export` sub-command on cli's sub-parsers."""
+    from .export.naming import FORMATS, WHAT_HELP
+    from .export.theme import BACKGROUNDS
+    parser = sub.add_parser("export", help="write figures (PNG, SVG) or weights (CSV) without a window")
+    add_config_options(parser)
+    parser.add_argument("--out", required=True, metavar="DIR", help="existing folder to write into")
+    parser.add_argument("--what", default="heads", help=f"{WHAT_HELP} (default heads)")
+    parser.add_argument("--format", choices=FORMATS, default="png")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--scale", type=_scale, default=None,
+                      help="pixels per on-screen pixel, e.g. 2 (default 1)")
+    size.add_argument("--width", type=_width, default=None, metavar="PX",
+                      help="exact image width in pixels, height in proportion")
+    parser.add_argument("--background", choices=BACKGROUNDS, default="white")
+    parser.add_argument("--title", action="store_true", help="add a line with the settings on top")
+    parser.add_argument("--force", action="store_true", help="overwrite existing files")
+    parser.set_defaults(run=run_export)
+    return parser
+
+
+def _scale(text: str) -> float:
+    try:
+        value = float(text.rstrip("x×"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= MAX_SCALE:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SCALE:g}, got {text}")
+    return value
+
+
+def _width(text: str) -> int:
+    if not text.isdigit() or not 16 <= int(text) <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"must be a whole number of pixels from 16 to {MAX_WIDTH}")
+    return int(text)
+
+
+def ensure_qt_app():
+    """The running QApplication, or a new one on the offscreen platform when there is no display."""
+    if not os.environ.get("QT_QPA_PLATFORM") and not (os.environ.get("DISPLAY")
+                                                       or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(["attention-explorer"])
+    from .export.theme import bundled_family
+    bundled_family()
+    return app
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from .export.files import ExportError, check_folder, write_files
+    from .export.naming import default_name, parse_what
+    config = config_from_args(args)
+    specs = parse_what(args.what, config)
+    if any(s.kind == "window" for s in specs):
+        raise ConfigError("--what window is exported from the open window (File → Export…)")
+    try:  # fail fast, before rendering anything; write_files checks again when writing
+        folder = check_folder(args.out)
+        if not args.force:
+            _refuse_existing(folder, [default_name(s, config, args.format) for s in specs])
+    except ExportError as exc:
+        return _fail(exc)
+    items = _render(config, specs, args)
+    try:
+        paths = write_files(args.out, items, "overwrite" if args.force else "error")
+    except ExportError as exc:
+        return _fail(exc)
+    for path in paths:
+        print(path)
+    return 0
+
+
+def _refuse_existing(folder, names: list[str]) -> None:
+    from .export.files import ExportExistsError
+    for name in names:
+        if (folder / name).exists():
+            raise ExportExistsError(folder / name)
+
+
+def _render(config, specs, args) -> list[tuple[str, bytes]]:
+    from .export.figures import ExportOptions, export_items
+    options = ExportOptions(fmt=args.format, scale=args.scale or 1.0, width=args.width,
+                            background=args.background, title=args.title)
+    if args.format != "csv":
+        app = ensure_qt_app()  # noqa: F841  (kept alive while rendering)
+    try:
+        return export_items(config, specs, options)
+    except ValueError as exc:  # e.g. the size is too big for an image
+        raise ConfigError(str(exc)) from None
+
+
+def _fail(exc: Exception) -> int:
+    print(f"attention-explorer: error: {exc}", file=sys.stderr)
+    return EXIT_FILES

@@ -1,0 +1,52 @@
+"""Tidy CSV: one row per (head, query, key), numbers exactly those of forward()."""
+
+import csv
+import io
+
+import numpy as np
+
+from explorer.core import forward, get_preset, run_kv_cache
+from explorer.export.csv_export import WEIGHT_COLUMNS, kv_csv, pe_csv, weights_csv
+
+LAB3 = get_preset("course-lab3").config
+
+
+def read(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_rows_are_heads_n_n_and_weights_match_forward():
+    config = LAB3.replace(causal=True, padding=frozenset({1}))
+    result = forward(config)
+    rows = read(weights_csv(result))
+    assert tuple(rows[0]) == WEIGHT_COLUMNS
+    h, n = config.n_heads, config.n_tokens
+    assert len(rows) == h * n * n
+    back = np.zeros((h, n, n))
+    for row in rows:
+        hh, i, j = int(row["head"]), int(row["query_index"]), int(row["key_index"])
+        assert row["query"] == config.tokens[i] and row["key"] == config.tokens[j]
+        back[hh, i, j] = float(row["weight"])
+    np.testing.assert_array_equal(back, result.weights)  # exact: repr round-trips
+
+
+def test_course_number_and_hangul_survive():
+    rows = read(weights_csv(forward(LAB3), [0]))
+    cell = next(r for r in rows if r["query"] == "나는" and r["key"] == "버스로")
+    assert round(float(cell["weight"]), 2) == 0.57
+    assert {r["head"] for r in rows} == {"0"}
+
+
+def test_kv_csv_matches_the_trace():
+    trace = run_kv_cache(LAB3)
+    rows = read(kv_csv(trace, 2))
+    assert len(rows) == LAB3.n_heads * 3
+    for row in rows:
+        assert float(row["weight"]) == trace.steps[2].weights[int(row["head"]), int(row["key_index"])]
+    assert len(read(kv_csv(trace))) == LAB3.n_heads * sum(range(1, LAB3.n_tokens + 1))
+
+
+def test_pe_csv_is_the_table():
+    rows = read(pe_csv(forward(LAB3)))
+    assert len(rows) == LAB3.n_tokens * LAB3.d_model
+    assert float(rows[1]["value"]) == 1.0  # PE(0, 1) = cos 0
