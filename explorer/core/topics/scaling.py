@@ -1,0 +1,209 @@
+"""Topic 2: why scores are divided by √d_head.
+
+A score q·k sums d_head products. If the components of q and k have variances
+σ_q², σ_k² (and are independent), Var(q·k) = d_head · σ_q² · σ_k²: it grows with
+d_head, softmax saturates (one key takes almost all the weight, entropy → 0) and
+the gradient through softmax vanishes. Dividing by √d_head brings the variance
+back to σ_q² · σ_k², independent of d_head.
+
+That only gives "unit" scores when σ_q = σ_k = 1, i.e. when the weights are
+initialised with variance 1/d_model (init="unit", the textbook/Xavier-like
+assumption). The course draws every weight as randn × 0.5 whatever d_model is
+(init="course"), so σ_q² = d_model / 4 and even scaled scores grow with d_model:
+the sweep offers both so the view can show the difference honestly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..attention import AttentionResult
+from ..config import ConfigError
+from ..masks import build_mask, fully_masked_rows, masked_softmax
+from ..numpy_ops import split_heads
+from ..stats import row_entropy
+from ..weights import WEIGHT_SCALE
+
+SWEEP_D_MODELS = (8, 16, 32, 64, 128, 256, 512, 1024)
+INITS = ("course", "unit")
+
+
+def weight_std(d_model: int, init: str) -> float:
+    """Standard deviation of one projection-matrix entry under `init`."""
+    if init == "course":
+        return WEIGHT_SCALE
+    if init == "unit":
+        return 1.0 / np.sqrt(d_model)
+    raise ConfigError(f"unknown weight init {init!r} (choose {', '.join(INITS)})")
+
+
+def expected_raw_variance(d_model: int, n_heads: int, init: str = "course") -> float:
+    """Var(q·k) for X ~ N(0, 1): d_head · (d_model · s²)², s = weight_std."""
+    component_var = d_model * weight_std(d_model, init) ** 2  # Var of one q (or k) entry
+    return (d_model // n_heads) * component_var ** 2
+
+
+# --------------------------------------------------------------- the current result
+@dataclass(frozen=True)
+class ScoreStats:
+    """Raw vs scaled scores of one result, and how peaked its softmax is per head."""
+
+    d_head: int
+    raw: tuple[np.ndarray, ...]     # per head: 1-D allowed raw scores q·k
+    scaled: tuple[np.ndarray, ...]  # per head: the same ÷ √d_head
+    raw_variance: np.ndarray        # (h,)
+    scaled_variance: np.ndarray     # (h,)
+    q_variance: float               # variance of all Q entries
+    k_variance: float               # variance of all K entries
+    entropy: np.ndarray             # (h,) mean softmax entropy over non-empty rows (nats)
+    max_weight: np.ndarray          # (h,) mean largest weight over non-empty rows
+    max_entropy: float              # log(keys a row may see), averaged: the uniform case
+
+    @property
+    def predicted_raw_variance(self) -> float:
+        """d_head · Var(q) · Var(k): what Var(q·k) should be for independent entries."""
+        return self.d_head * self.q_variance * self.k_variance
+
+
+def score_statistics(result: AttentionResult) -> ScoreStats:
+    """Statistics of the scores in `result`, whether or not it was computed scaled."""
+    d_head = result.config.d_head
+    allowed = result.mask  # (n, n)
+    raw = result.raw_scores  # (h, n, n)
+    scaled = raw / np.sqrt(d_head)
+    rows = ~result.empty_rows  # (n,)
+    w = result.weights[:, rows]  # (h, m, n)
+    n_visible = allowed[rows].sum(axis=-1)  # (m,)
+    return ScoreStats(
+        d_head=d_head,
+        raw=tuple(raw[h][allowed] for h in range(raw.shape[0])),
+        scaled=tuple(scaled[h][allowed] for h in range(raw.shape[0])),
+        raw_variance=_variance(raw, allowed), scaled_variance=_variance(scaled, allowed),
+        q_variance=float(np.var(result.q)), k_variance=float(np.var(result.k)),
+        entropy=_mean_rows(row_entropy(w)), max_weight=_mean_rows(w.max(axis=-1, initial=0.0)),
+        max_entropy=float(np.mean(np.log(n_visible))) if n_visible.size else 0.0,
+    )
+
+
+def _variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    if not allowed.any():
+        return np.zeros(scores.shape[0])
+    return scores[:, allowed].var(axis=-1)  # (h,)
+
+
+def _mean_rows(per_row: np.ndarray) -> np.ndarray:
+    """(h, m) -> (h,) mean over rows; 0 when there are no rows."""
+    return per_row.mean(axis=-1) if per_row.shape[-1] else np.zeros(per_row.shape[0])
+
+
+def histogram(values: np.ndarray, bins: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """(edges (bins+1,), counts (bins,)) of a 1-D array; a single value gets a unit-wide bin."""
+    values = np.asarray(values, dtype=float).ravel()
+    if values.size == 0:
+        return np.array([0.0, 1.0]), np.zeros(1)
+    lo, hi = float(values.min()), float(values.max())
+    if hi <= lo:
+        lo, hi = lo - 0.5, hi + 0.5
+    counts, edges = np.histogram(values, bins=bins, range=(lo, hi))
+    return edges, counts.astype(float)
+
+
+# ------------------------------------------------------------------ the d_model sweep
+def draw_qk(seed: int, n_tokens: int, d_model: int, init: str = "course"):
+    """X, W_Q, W_K drawn in the course's order (a prefix of `draw_weights`' stream).
+
+    With init="course" these equal draw_weights(seed, n, d).x/.w_q/.w_k exactly;
+    init="unit" rescales the same draws to entries of variance 1/d_model. Not cached:
+    a sweep must not evict the app's cached weights.
+    """
+    rng = np.random.RandomState(seed)
+    x = rng.randn(n_tokens, d_model)  # (n, d)
+    s = weight_std(d_model, init)
+    w_q = rng.randn(d_model, d_model) * s  # (d, d)
+    w_k = rng.randn(d_model, d_model) * s  # (d, d)
+    return x, w_q, w_k
+
+
+def raw_score_variance(seed: int, n_tokens: int, d_model: int, n_heads: int,
+                       init: str = "course") -> np.ndarray:
+    """(h,) variance of the unscaled scores of every (query, key) pair, per head."""
+    x, w_q, w_k = draw_qk(seed, n_tokens, d_model, init)
+    qh, kh = split_heads(x @ w_q, n_heads), split_heads(x @ w_k, n_heads)  # (h, n, d_head)
+    raw = qh @ kh.transpose(0, 2, 1)  # (h, n, n)
+    return raw.reshape(n_heads, -1).var(axis=-1)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Softmax peakedness against d_model, with and without ÷√d_head (means over seeds)."""
+
+    d_models: np.ndarray              # (m,)
+    n_heads: int
+    n_tokens: int
+    seeds: tuple[int, ...]
+    init: str
+    max_weight_scaled: np.ndarray     # (m,) mean largest weight per row
+    max_weight_unscaled: np.ndarray   # (m,)
+    entropy_scaled: np.ndarray        # (m,) mean row entropy, nats
+    entropy_unscaled: np.ndarray      # (m,)
+    raw_variance: np.ndarray          # (m,) mean Var(q·k)
+    scaled_variance: np.ndarray       # (m,) mean Var(q·k / √d_head)
+    max_entropy: float                # entropy of a uniform row (log of visible keys, mean)
+
+    def series(self, measure: str, scaled: bool) -> np.ndarray:
+        """"max_weight" or "entropy" for scaled True/False."""
+        return getattr(self, f"{measure}_{'scaled' if scaled else 'unscaled'}")
+
+
+def sweep_d_models(n_heads: int, d_models=SWEEP_D_MODELS) -> tuple[int, ...]:
+    """The sweep's widths that `n_heads` divides (each head needs whole columns)."""
+    return tuple(d for d in d_models if d >= n_heads and d % n_heads == 0)
+
+
+def d_model_sweep(n_tokens: int, n_heads: int, seed: int, *, n_seeds: int = 4,
+                  init: str = "course", causal: bool = False, padding=frozenset(),
+                  d_models=SWEEP_D_MODELS,
+                  should_stop: Callable[[], bool] | None = None) -> SweepResult | None:
+    """Mean max weight and entropy for each d_model, scaled and unscaled.
+
+    Seeds seed, seed+1, … seed+n_seeds-1 (mod 2**32) are averaged. Returns None when
+    `should_stop()` turned true (a newer request superseded this one).
+    """
+    weight_std(8, init)  # validates init
+    widths = sweep_d_models(n_heads, d_models)
+    if n_tokens < 1 or n_seeds < 1:
+        raise ConfigError("the sweep needs at least one token and one seed")
+    if not widths:
+        raise ConfigError(f"no d_model in {tuple(d_models)} is divisible by {n_heads} heads")
+    allowed = build_mask(n_tokens, n_tokens, causal, padding)  # (n, n)
+    rows = ~fully_masked_rows(allowed)
+    seeds = tuple((seed + i) % 2**32 for i in range(n_seeds))
+    acc = np.zeros((len(widths), 6))
+    for i, d in enumerate(widths):
+        for s in seeds:
+            if should_stop is not None and should_stop():
+                return None
+            acc[i] += _one_draw(s, n_tokens, d, n_heads, init, allowed, rows)
+    acc /= len(seeds)
+    n_visible = allowed[rows].sum(axis=-1)
+    return SweepResult(np.array(widths), n_heads, n_tokens, seeds, init, *acc.T,
+                       max_entropy=float(np.mean(np.log(n_visible))) if n_visible.size else 0.0)
+
+
+def _one_draw(seed, n, d, n_heads, init, allowed, rows) -> np.ndarray:
+    """[max_w scaled, max_w unscaled, entropy scaled, entropy unscaled, raw var, scaled var]."""
+    x, w_q, w_k = draw_qk(seed, n, d, init)
+    qh, kh = split_heads(x @ w_q, n_heads), split_heads(x @ w_k, n_heads)  # (h, n, d_head)
+    raw = qh @ kh.transpose(0, 2, 1)  # (h, n, n)
+    scaled = raw / np.sqrt(d // n_heads)
+    out = []
+    for scores in (scaled, raw):
+        w = masked_softmax(scores, allowed)[:, rows]  # (h, m, n)
+        out.append((w.max(axis=-1, initial=0.0).mean() if w.size else 0.0,
+                    row_entropy(w).mean() if w.size else 0.0))
+    (mw_s, en_s), (mw_u, en_u) = out
+    return np.array([mw_s, mw_u, en_s, en_u,
+                     _variance(raw, allowed).mean(), _variance(scaled, allowed).mean()])

@@ -1,0 +1,111 @@
+"""Why √d_head: score variance grows with d_head, scaling removes that; the d_model sweep."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explorer.core import AttentionConfig, ConfigError, forward
+from explorer.core.topics import (d_model_sweep, draw_qk, expected_raw_variance, histogram,
+                                  raw_score_variance, score_statistics, sweep_d_models)
+from explorer.core.weights import draw_weights
+
+N_SEEDS = 24
+N_TOKENS = 16
+
+
+def mean_variances(d_model, n_heads, seed, init):
+    raw = np.mean([raw_score_variance((seed + i) % 2**32, N_TOKENS, d_model, n_heads, init).mean()
+                   for i in range(N_SEEDS)])
+    return raw, raw / (d_model // n_heads)  # scaled variance = raw / d_head
+
+
+@settings(max_examples=12, deadline=None)
+@given(log_d=st.integers(4, 8), log_h=st.integers(0, 2), seed=st.integers(0, 2**32 - 1))
+def test_unit_init_raw_variance_is_d_head_and_scaled_is_one(log_d, log_h, seed):
+    d_model, n_heads = 2 ** log_d, 2 ** log_h
+    raw, scaled = mean_variances(d_model, n_heads, seed, "unit")
+    assert raw == pytest.approx(d_model // n_heads, rel=0.3)
+    assert scaled == pytest.approx(1.0, rel=0.3)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_course_init_raw_variance_grows_with_d_head_at_fixed_d_model(seed):
+    """Same d_model, more heads -> smaller d_head: raw variance ∝ d_head, scaled constant."""
+    results = {h: mean_variances(64, h, seed, "course") for h in (1, 4, 16)}
+    for h, (raw, scaled) in results.items():
+        assert raw == pytest.approx(expected_raw_variance(64, h, "course"), rel=0.3)
+        assert scaled == pytest.approx(expected_raw_variance(64, 1, "course") / 64, rel=0.3)
+    assert results[1][0] > 3 * results[4][0] > 9 * results[16][0]
+
+
+def test_draw_qk_course_is_the_apps_draw():
+    x, w_q, w_k = draw_qk(3, 5, 16, "course")
+    w = draw_weights(3, 5, 16)
+    np.testing.assert_array_equal(x, w.x)
+    np.testing.assert_array_equal(w_q, w.w_q)
+    np.testing.assert_array_equal(w_k, w.w_k)
+    _, u_q, _ = draw_qk(3, 5, 16, "unit")
+    np.testing.assert_allclose(u_q, w.w_q / 0.5 / 4.0)
+
+
+def test_score_statistics_of_course_lab3():
+    result = forward(AttentionConfig())
+    s = score_statistics(result)
+    np.testing.assert_allclose(s.raw_variance, result.stats.raw_variance)
+    np.testing.assert_allclose(s.scaled_variance, result.stats.scaled_variance)
+    np.testing.assert_allclose(s.scaled_variance * 4, s.raw_variance)
+    np.testing.assert_allclose(s.raw[1], result.raw_scores[1].ravel())
+    np.testing.assert_allclose(s.max_weight, result.stats.max_weight.mean(axis=1))
+    np.testing.assert_allclose(s.entropy, result.stats.entropy.mean(axis=1))
+    assert s.max_entropy == pytest.approx(np.log(4))
+    assert s.predicted_raw_variance == pytest.approx(4 * np.var(result.q) * np.var(result.k))
+
+
+def test_score_statistics_skips_masked_cells_and_empty_rows():
+    config = AttentionConfig(tokens=("<pad>", "a", "b"), padding={0}, causal=True)
+    result = forward(config)
+    s = score_statistics(result)
+    assert len(s.raw[0]) == result.mask.sum() == 3
+    np.testing.assert_allclose(s.max_weight, result.stats.max_weight[:, 1:].mean(axis=1))
+
+
+def test_sweep_shows_saturation_without_scaling():
+    sweep = d_model_sweep(6, 2, seed=1, n_seeds=3, init="unit")
+    assert list(sweep.d_models) == [8, 16, 32, 64, 128, 256, 512, 1024]
+    for arr in (sweep.max_weight_scaled, sweep.max_weight_unscaled, sweep.entropy_scaled,
+                sweep.entropy_unscaled, sweep.raw_variance, sweep.scaled_variance):
+        assert arr.shape == (8,) and np.isfinite(arr).all()
+    assert sweep.max_weight_unscaled[-1] > 0.9 > sweep.max_weight_scaled[-1]
+    assert sweep.entropy_unscaled[-1] < 0.3 < sweep.entropy_scaled[-1]
+    np.testing.assert_allclose(sweep.raw_variance / (sweep.d_models / 2), 1.0, rtol=0.6)
+    np.testing.assert_array_equal(sweep.series("entropy", False), sweep.entropy_unscaled)
+
+
+def test_sweep_first_point_is_the_mean_of_forward_over_seeds():
+    sweep = d_model_sweep(4, 2, seed=1, n_seeds=2, init="course", d_models=(8,))
+    for scaled in (True, False):
+        r = [forward(AttentionConfig(seed=s, scaled=scaled)) for s in (1, 2)]
+        assert sweep.series("max_weight", scaled)[0] == pytest.approx(
+            np.mean([x.stats.max_weight.mean() for x in r]))
+        assert sweep.series("entropy", scaled)[0] == pytest.approx(
+            np.mean([x.stats.entropy.mean() for x in r]))
+
+
+def test_sweep_widths_follow_the_head_count_and_stop_early():
+    assert sweep_d_models(3) == ()
+    assert sweep_d_models(16) == (16, 32, 64, 128, 256, 512, 1024)
+    with pytest.raises(ConfigError, match="divisible by 3 heads"):
+        d_model_sweep(4, 3, seed=1)
+    with pytest.raises(ConfigError, match="unknown weight init"):
+        d_model_sweep(4, 2, seed=1, init="xavier")
+    assert d_model_sweep(4, 2, seed=1, should_stop=lambda: True) is None
+
+
+def test_histogram_counts_every_value():
+    edges, counts = histogram(np.array([1.0, 2.0, 2.0, 3.0]), bins=4)
+    assert counts.sum() == 4 and len(edges) == 5
+    edges, counts = histogram(np.array([2.0, 2.0]))
+    assert counts.sum() == 2 and edges[0] < 2 < edges[-1]
+    assert histogram(np.array([]))[1].sum() == 0
