@@ -10,8 +10,8 @@ from .cross import (DEFAULT_ENCODER_SENTENCE, ENCODER_SEED_OFFSET, CrossConfig, 
 from .encoder import (ACTIVATIONS, FFN_SEED_OFFSET, EncoderConfig, EncoderResult, FFNWeights,
                       draw_ffn, encoder_block, gelu, layer_norm, validate_encoder)
 from .masking import MaskLayers, check_no_nan, explain_empty_row, mask_layers
-from .pruning import (ALL_PRUNED_NOTE, HeadImportance, PruneResult, head_contributions,
-                      head_importance, prune_heads, validate_head_mask)
+from .pruning import (ALL_PRUNED_NOTE, HeadImportance, PruneResult, head_contribution_norms,
+                      head_contributions, head_importance, prune_heads, validate_head_mask)
 from .qkv import HeadSlice, QKVBreakdown, qkv_breakdown
 from .scaling import (INITS, SWEEP_D_MODELS, ScoreStats, SweepResult, d_model_sweep, draw_qk,
                       expected_raw_variance, histogram, raw_score_variance, score_statistics,
@@ -23,8 +23,8 @@ __all__ = [
     "HeadImportance", "HeadSlice", "INITS", "MaskLayers", "PruneResult", "QKVBreakdown",
     "SWEEP_D_MODELS", "ScoreStats", "SweepResult", "check_no_nan", "cross_attend",
     "cross_attention", "d_model_sweep", "draw_ffn", "draw_qk", "encoder_block", "encoder_input",
-    "expected_raw_variance", "explain_empty_row", "gelu", "head_contributions", "head_importance",
-    "histogram", "layer_norm", "mask_layers", "prune_heads", "qkv_breakdown",
+    "expected_raw_variance", "explain_empty_row", "gelu", "head_contribution_norms",
+    "head_contributions", "head_importance", "histogram", "layer_norm", "mask_layers", "prune_heads", "qkv_breakdown",
     "raw_score_variance", "score_statistics", "sweep_d_models", "validate_cross",
     "validate_encoder", "validate_head_mask", "weight_std",
 ]

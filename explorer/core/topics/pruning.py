@@ -23,18 +23,32 @@ import numpy as np
 
 from ..attention import AttentionResult, model_input
 from ..config import ConfigError
+from ..numpy_ops import merge_heads
 
 ALL_PRUNED_NOTE = ("all heads are pruned: the attention output is all zeros "
                    "(in a Transformer block the residual connection still passes X through)")
 
 
+def _w_o(result: AttentionResult, w_o) -> np.ndarray:
+    return np.asarray(model_input(result.config)[0].w_o) if w_o is None else w_o  # cached draw
+
+
 def head_contributions(result: AttentionResult, w_o: np.ndarray | None = None) -> np.ndarray:
-    """(h, n, d): head h's share of the output, head_out_h @ W_O[h·d_head:(h+1)·d_head]."""
-    if w_o is None:
-        w_o = np.asarray(model_input(result.config)[0].w_o)  # cached draw
+    """(h, n, d): head h's share of the output, head_out_h @ W_O[h·d_head:(h+1)·d_head].
+
+    Holds h·n·d numbers: for large settings use `head_contribution_norms` / `prune_heads`,
+    which never hold more than one (n, d) matrix per head at a time.
+    """
     h, n, d_head = result.head_outputs.shape
-    w_rows = w_o.reshape(h, d_head, -1)  # (h, d_head, d): rows of W_O per head
+    w_rows = _w_o(result, w_o).reshape(h, d_head, -1)  # (h, d_head, d): rows of W_O per head
     return result.head_outputs @ w_rows  # (h, n, d)
+
+
+def head_contribution_norms(result: AttentionResult, w_o: np.ndarray | None = None) -> np.ndarray:
+    """(h,) ‖c_h‖ Frobenius, one head at a time."""
+    h, n, d_head = result.head_outputs.shape
+    w_rows = _w_o(result, w_o).reshape(h, d_head, -1)  # (h, d_head, d)
+    return np.array([np.linalg.norm(result.head_outputs[i] @ w_rows[i]) for i in range(h)])
 
 
 @dataclass(frozen=True)
@@ -48,14 +62,12 @@ class HeadImportance:
         return np.argsort(-self.contribution_norm, kind="stable")
 
 
-def head_importance(result: AttentionResult, contributions: np.ndarray | None = None) -> HeadImportance:
-    c = head_contributions(result) if contributions is None else contributions  # (h, n, d)
-    norms = np.linalg.norm(c.reshape(c.shape[0], -1), axis=-1)  # (h,)
+def head_importance(result: AttentionResult, w_o: np.ndarray | None = None) -> HeadImportance:
+    norms = head_contribution_norms(result, w_o)  # (h,)
     total = norms.sum()
     share = norms / total if total > 0 else np.zeros_like(norms)
-    rows = ~result.empty_rows
-    entropy = result.stats.entropy[:, rows]  # (h, m)
-    mean_entropy = entropy.mean(axis=-1) if entropy.shape[-1] else np.zeros(c.shape[0])
+    entropy = result.stats.entropy[:, ~result.empty_rows]  # (h, m)
+    mean_entropy = entropy.mean(axis=-1) if entropy.shape[-1] else np.zeros(norms.shape[0])
     return HeadImportance(norms, share, mean_entropy)
 
 
@@ -81,12 +93,15 @@ def validate_head_mask(head_mask, n_heads: int) -> np.ndarray:
     return arr.astype(bool)
 
 
-def prune_heads(result: AttentionResult, head_mask, contributions: np.ndarray | None = None) -> PruneResult:
-    """The output with only the heads where `head_mask` is True."""
-    c = head_contributions(result) if contributions is None else contributions  # (h, n, d)
-    keep = validate_head_mask(head_mask, c.shape[0])
+def prune_heads(result: AttentionResult, head_mask, w_o: np.ndarray | None = None) -> PruneResult:
+    """The output with only the heads where `head_mask` is True: (masked concat) · W_O."""
+    keep = validate_head_mask(head_mask, result.head_outputs.shape[0])
     full = result.output
-    output = c[keep].sum(axis=0) if keep.any() else np.zeros_like(full)  # (n, d)
+    if keep.any():
+        kept = result.head_outputs * keep[:, None, None]  # (h, n, d_head), pruned heads zeroed
+        output = merge_heads(kept) @ _w_o(result, w_o)  # (n, d)
+    else:
+        output = np.zeros_like(full)
     delta = output - full
     delta_norm = float(np.linalg.norm(delta))
     full_norm = float(np.linalg.norm(full))
