@@ -1,0 +1,211 @@
+"""The one source of truth: the current config, the latest picture, and how it is viewed.
+
+``AppState`` holds the validated ``AttentionConfig`` and the latest good ``AttentionResult``.
+Controls change it only through ``update(**changes)`` / ``set_config``, which validate (the one
+``core.validate``) and, on success, emit ``config_changed`` and send the config to the worker.
+Results come back through ``result_changed``. An invalid change emits ``error`` and keeps the
+old config, so the state is always valid.
+
+Results: the newest finished result is shown, never one older than what is on screen. While a
+slider is dragged this may be an in-between value (the picture keeps moving); once the burst
+ends the last request's result always arrives (``state.result.config == state.config``).
+
+A compute that fails (e.g. ``DeviceUnavailableError``, any torch/CUDA exception) emits ``error``,
+keeps the last good result, and, when a torch backend failed, falls back to numpy on the CPU.
+
+``ViewState`` holds how the picture is drawn (colormap, show values, presentation): not part of
+the computation, so changing it never recomputes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from ..core import AttentionConfig, ConfigError, validate
+from .worker import ComputeWorker, Outcome
+
+SHOW_VALUES_MODES = ("auto", "on", "off")
+
+
+class ViewState(QObject):
+    """Drawing options shared by the controls, the heads grid and the menus."""
+
+    colormap_changed = Signal(str)
+    show_values_changed = Signal(str)
+    presentation_changed = Signal(bool)
+
+    def __init__(self, colormap: str = "viridis", show_values: str = "auto",
+                 presentation: bool = False, parent: QObject | None = None):
+        super().__init__(parent)
+        self._colormap, self._show_values, self._presentation = colormap, show_values, presentation
+
+    @property
+    def colormap(self) -> str:
+        return self._colormap
+
+    @colormap.setter
+    def colormap(self, name: str) -> None:
+        if name != self._colormap:
+            self._colormap = name
+            self.colormap_changed.emit(name)
+
+    @property
+    def show_values(self) -> str:
+        return self._show_values
+
+    @show_values.setter
+    def show_values(self, mode: str) -> None:
+        if mode not in SHOW_VALUES_MODES:
+            raise ValueError(f"show_values must be one of {SHOW_VALUES_MODES}, got {mode!r}")
+        if mode != self._show_values:
+            self._show_values = mode
+            self.show_values_changed.emit(mode)
+
+    @property
+    def presentation(self) -> bool:
+        return self._presentation
+
+    @presentation.setter
+    def presentation(self, on: bool) -> None:
+        on = bool(on)
+        if on != self._presentation:
+            self._presentation = on
+            self.presentation_changed.emit(on)
+
+
+class AppState(QObject):
+    """Config + latest result + KV trace; talks to one ComputeWorker."""
+
+    config_changed = Signal(object)      # AttentionConfig
+    result_changed = Signal(object)      # AttentionResult
+    kv_trace_changed = Signal(object)    # KVTrace (only while kv_enabled)
+    error = Signal(str)                  # user-readable message for the status bar
+    devices_changed = Signal(object)     # list[DeviceInfo], once torch has been asked
+    fallback = Signal(str)               # a torch backend failed; the message says what we did
+
+    def __init__(self, config: AttentionConfig | None = None, worker: ComputeWorker | None = None,
+                 view: ViewState | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._config = validate(config if config is not None else AttentionConfig())
+        self._worker = worker if worker is not None else ComputeWorker(parent=self)
+        self._worker.finished.connect(self._on_outcome)
+        self._worker.devices_listed.connect(self._on_devices)
+        self.view = view if view is not None else ViewState(parent=self)
+        self._result = None
+        self._trace = None
+        self._devices = None
+        self._kv_enabled = False
+        self._shown_generation = 0
+        self._submit()
+
+    # ----- properties ----------------------------------------------------------------------
+    @property
+    def config(self) -> AttentionConfig:
+        return self._config
+
+    @property
+    def result(self):
+        """The latest good AttentionResult (None until the first compute lands)."""
+        return self._result
+
+    @property
+    def kv_trace(self):
+        return self._trace
+
+    @property
+    def devices(self):
+        """list[DeviceInfo] once listed, else None."""
+        return self._devices
+
+    @property
+    def worker(self) -> ComputeWorker:
+        return self._worker
+
+    @property
+    def kv_enabled(self) -> bool:
+        return self._kv_enabled
+
+    @kv_enabled.setter
+    def kv_enabled(self, on: bool) -> None:
+        on = bool(on)
+        if on == self._kv_enabled:
+            return
+        self._kv_enabled = on
+        if on and (self._trace is None or not _same_computation(self._trace.config, self._config)):
+            self._submit()
+
+    def is_idle(self) -> bool:
+        """No compute pending and the newest request's outcome has been handled."""
+        return self._worker.is_idle()
+
+    # ----- changes -------------------------------------------------------------------------
+    def update(self, **changes) -> bool:
+        """Change some fields. Invalid -> emit error, keep the old config, return False."""
+        try:
+            new = self._config.replace(**changes)
+        except TypeError as exc:  # an unknown field name: a programming error, said plainly
+            raise AttributeError(str(exc)) from exc
+        return self.set_config(new)
+
+    def set_config(self, config: AttentionConfig) -> bool:
+        try:
+            validate(config)
+        except ConfigError as exc:
+            self.error.emit(str(exc))
+            return False
+        if config == self._config:
+            return True
+        self._config = config
+        self.config_changed.emit(config)
+        self._submit()
+        return True
+
+    def recompute(self) -> None:
+        """Compute the current config again (e.g. after devices became known)."""
+        self._submit()
+
+    def request_devices(self) -> None:
+        self._worker.request_devices()
+
+    def shutdown(self) -> None:
+        """Stop the worker thread (waits for a running compute). Call before the app quits."""
+        self._worker.stop()
+
+    # ----- worker --------------------------------------------------------------------------
+    def _submit(self) -> None:
+        self._worker.submit(self._config, with_kv=self._kv_enabled)
+
+    def _on_outcome(self, outcome: Outcome) -> None:
+        if outcome.generation <= self._shown_generation:
+            return  # stale: something newer is already on screen
+        if not outcome.ok:
+            self._on_failure(outcome)
+            return
+        self._shown_generation = outcome.generation
+        self._result = outcome.result
+        self.result_changed.emit(outcome.result)
+        if outcome.trace is not None:
+            self._trace = outcome.trace
+            self.kv_trace_changed.emit(outcome.trace)
+
+    def _on_failure(self, outcome: Outcome) -> None:
+        failed = outcome.config
+        where = f"{failed.backend}/{failed.device}"
+        if failed.backend != "numpy" and (self._config.backend, self._config.device) == (
+                failed.backend, failed.device):
+            message = f"{where} failed: {outcome.error} — switched to numpy (CPU)"
+            self.error.emit(message)
+            self.fallback.emit(message)
+            self.update(backend="numpy", device="cpu")
+        else:
+            self.error.emit(f"compute on {where} failed: {outcome.error}")
+
+    def _on_devices(self, devices) -> None:
+        self._devices = list(devices)
+        self.devices_changed.emit(self._devices)
+
+
+def _same_computation(a: AttentionConfig, b: AttentionConfig) -> bool:
+    """Would run_kv_cache give the same trace for a and b? (it forces causal numpy)."""
+    keep = dict(causal=True, backend="numpy", device="cpu")
+    return a.replace(**keep) == b.replace(**keep)

@@ -1,0 +1,188 @@
+"""Compute off the GUI thread: the latest request wins, bursts coalesce, results come back as signals.
+
+One background thread runs ``core.forward`` (and ``core.run_kv_cache`` when asked). ``submit``
+never blocks: it replaces any request that has not started, so 100 slider moves during one
+compute become one more compute, not 100. Each request carries a generation number.
+
+Finished work is parked in a one-slot mailbox and the GUI thread is poked with a queued signal;
+when the GUI gets to it, it takes whatever is newest. An outcome that was overtaken in the
+mailbox before the GUI looked is dropped (never painted), and the state drops any outcome older
+than what it already shows (see ``AppState``). Errors come back as outcomes too: the worker
+thread never dies on an exception.
+
+Device listing (``core.list_devices``, which imports torch) runs on the same thread, after any
+pending compute, so the first picture never waits for torch.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from dataclasses import dataclass
+from typing import Callable
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from ..core import AttentionConfig, AttentionResult, KVTrace, forward, list_devices, run_kv_cache
+
+
+@dataclass(frozen=True)
+class Request:
+    generation: int
+    config: AttentionConfig
+    with_kv: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one request produced: a result (and trace), or a user-readable error."""
+
+    generation: int
+    config: AttentionConfig
+    result: AttentionResult | None = None
+    trace: KVTrace | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for the status bar: the exception's own message, typed when it is not ours."""
+    name = exc.__class__.__name__
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if not text:
+        return name
+    return text if name in ("ConfigError", "DeviceUnavailableError") else f"{name}: {text}"
+
+
+class ComputeWorker(QObject):
+    """Runs computes on one daemon thread; emits ``finished(Outcome)`` in the GUI thread."""
+
+    finished = Signal(object)          # Outcome (the newest undelivered one)
+    devices_listed = Signal(object)    # list[DeviceInfo]
+    _poke = Signal()                   # worker thread -> GUI thread
+
+    def __init__(self, compute: Callable = forward, kv_compute: Callable = run_kv_cache,
+                 devices: Callable = list_devices, parent: QObject | None = None):
+        super().__init__(parent)
+        self._compute, self._kv_compute, self._devices = compute, kv_compute, devices
+        self._cond = threading.Condition()
+        self._pending: Request | None = None
+        self._want_devices = False
+        self._busy = False
+        self._stopping = False
+        self._generation = 0
+        self._mailbox: Outcome | None = None
+        self._device_box: list | None = None
+        self._thread: threading.Thread | None = None
+        self.computes = 0  # how many requests actually ran (tests, benchmarks)
+        self._poke.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    # ----- GUI thread ----------------------------------------------------------------------
+    def submit(self, config: AttentionConfig, with_kv: bool = False) -> int:
+        """Queue `config` (replacing any request not yet started); returns its generation."""
+        with self._cond:
+            if self._stopping:
+                return self._generation
+            self._generation += 1
+            self._pending = Request(self._generation, config, with_kv)
+            self._ensure_thread()
+            self._cond.notify()
+            return self._generation
+
+    def request_devices(self) -> None:
+        """List devices (imports torch) after any pending compute; emits ``devices_listed``."""
+        with self._cond:
+            if self._stopping:
+                return
+            self._want_devices = True
+            self._ensure_thread()
+            self._cond.notify()
+
+    @property
+    def generation(self) -> int:
+        """The generation of the newest request submitted."""
+        return self._generation
+
+    def is_idle(self) -> bool:
+        """Nothing queued, running, or waiting in the mailbox for the GUI."""
+        with self._cond:
+            return (self._pending is None and not self._want_devices and not self._busy
+                    and self._mailbox is None and self._device_box is None)
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Block until the thread has nothing to do (tests and benchmarks only, never the GUI)."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._pending is None and not self._busy and not self._want_devices,
+                timeout)
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Drop pending work, let a running compute finish, join the thread. Idempotent."""
+        with self._cond:
+            self._stopping = True
+            self._pending = None
+            self._want_devices = False
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def _ensure_thread(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="attention-compute", daemon=True)
+            self._thread.start()
+
+    def _deliver(self) -> None:
+        with self._cond:
+            outcome, self._mailbox = self._mailbox, None
+            devices, self._device_box = self._device_box, None
+        if outcome is not None:
+            self.finished.emit(outcome)
+        if devices is not None:
+            self.devices_listed.emit(devices)
+
+    # ----- worker thread -------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+                self._cond.wait_for(lambda: self._stopping or self._pending or self._want_devices)
+                if self._stopping:
+                    return
+                request, self._pending = self._pending, None
+                list_now = request is None and self._want_devices
+                if list_now:
+                    self._want_devices = False
+                self._busy = True
+            if request is not None:
+                outcome = self._run_request(request)
+                with self._cond:
+                    self._mailbox = outcome
+            else:
+                devices = self._list_devices()
+                with self._cond:
+                    self._device_box = devices
+            if not self._stopping:
+                self._poke.emit()
+
+    def _run_request(self, request: Request) -> Outcome:
+        self.computes += 1
+        try:
+            result = self._compute(request.config)
+            trace = self._kv_compute(request.config) if request.with_kv else None
+        except Exception as exc:  # noqa: BLE001 - any backend failure becomes a message
+            return Outcome(request.generation, request.config, error=describe_error(exc))
+        return Outcome(request.generation, request.config, result=result, trace=trace)
+
+    def _list_devices(self) -> list:
+        try:
+            return list(self._devices())
+        except Exception:  # noqa: BLE001 - never lose the numpy entry over a torch problem
+            from ..core import DeviceInfo
+            reason = traceback.format_exc(limit=1).strip().splitlines()[-1]
+            return [DeviceInfo("numpy", "cpu", "numpy (CPU)", True),
+                    DeviceInfo("torch", "cpu", "torch CPU", False, reason)]
