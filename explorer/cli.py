@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .core import AttentionConfig, ConfigError, DeviceUnavailableError, validate
@@ -102,11 +103,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "dump":
-            return run_dump(args)
+            code = run_dump(args)
+            sys.stdout.flush()  # a closed pipe shows up here, inside the try
+            return code
         if args.command == "export":
             return args.run(args)
     except (ConfigError, DeviceUnavailableError) as exc:
         print(f"attention-explorer: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # `dump | head`: the reader left. Point stdout at devnull so the interpreter's
+        # final flush cannot fail again, and exit quietly (as the Python docs advise).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     from .gui.app import run_app  # Qt only for the window
     return run_app(settings_path=getattr(args, "settings", None))

@@ -8,6 +8,7 @@ Runs in numpy in the config's dtype.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,7 +93,7 @@ def decode_step(cache: KVCache, x_t, weights, n_heads: int, key_allowed, scaled:
                      for w in (weights.w_q, weights.w_k, weights.w_v))
     cache.append(k_t, v_t)
     raw = np.einsum("hd,htd->ht", q_t, cache.keys())  # (h, t)
-    scores = raw / np.sqrt(d // n_heads) if scaled else raw
+    scores = raw / math.sqrt(d // n_heads) if scaled else raw  # Python float: no float32 upcast
     attn = masked_softmax(scores, key_allowed[None, :])  # (h, t)
     head_out = np.einsum("ht,htd->hd", attn, cache.values())  # (h, d_head)
     return q_t, attn, head_out.reshape(d) @ weights.w_o  # (d,)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .masks import masked_softmax
@@ -27,7 +29,8 @@ def attend(q, k, v, w_o, n_heads: int, allowed: np.ndarray, scaled: bool) -> dic
     qh, kh, vh = (split_heads(m, n_heads) for m in (q, k, v))  # (h, n, d_head)
     d_head = qh.shape[-1]
     raw = qh @ kh.transpose(0, 2, 1)  # (h, nq, nk)
-    scores = raw / np.sqrt(d_head) if scaled else raw  # (h, nq, nk)
+    # math.sqrt: a Python float keeps float32 float32 (np.sqrt(int) is a float64 scalar and upcasts)
+    scores = raw / math.sqrt(d_head) if scaled else raw  # (h, nq, nk)
     weights = masked_softmax(scores, allowed)  # (h, nq, nk)
     head_out = weights @ vh  # (h, nq, d_head)
     concat = merge_heads(head_out)  # (nq, d)

@@ -55,10 +55,10 @@ def attend(q, k, v, w_o, n_heads: int, allowed: torch.Tensor, scaled: bool) -> d
 
 def self_attention(weights: Weights, pe, n_heads: int, allowed: np.ndarray, scaled: bool,
                    device: str, dtype: str) -> dict:
-    """Forward on `device`; returns numpy arrays (float64 copies of the device results)."""
+    """Forward on `device`; returns numpy arrays (copies of the device results, in `dtype`)."""
     x, w_q, w_k, w_v, w_o = device_weights(weights, device, dtype)
     if pe is not None:
-        x = x + torch.as_tensor(pe, dtype=x.dtype, device=x.device)  # (n, d)
+        x = x + torch.tensor(pe, dtype=x.dtype, device=x.device)  # (n, d) copy: pe is read-only
     mask = torch.as_tensor(allowed, device=x.device)
     q, k, v = x @ w_q, x @ w_k, x @ w_v  # (n, d) each
     out = attend(q, k, v, w_o, n_heads, mask, scaled)

@@ -1,0 +1,107 @@
+"""Every bad input raises ConfigError with a readable message; the limits themselves work."""
+
+import numpy as np
+import pytest
+
+from explorer.core import (MAX_D_MODEL, MAX_TOKENS, SEED_MAX, AttentionConfig, ConfigError,
+                           DeviceUnavailableError, forward, list_devices, validate)
+
+BASE = AttentionConfig()
+
+BAD = [
+    ({"d_model": 8, "n_heads": 3}, "divisible"),
+    ({"tokens": ()}, "empty"),
+    ({"tokens": ("a",) * (MAX_TOKENS + 1)}, "1024"),
+    ({"tokens": ("a", "")}, "empty"),
+    ({"d_model": MAX_D_MODEL + 2, "n_heads": 2}, "2048"),
+    ({"d_model": 0, "n_heads": 1}, "d_model"),
+    ({"d_model": -8}, "d_model"),
+    ({"d_model": 8.0}, "whole number"),
+    ({"n_heads": 0}, "heads"),
+    ({"n_heads": -2}, "heads"),
+    ({"seed": -1}, "seed"),
+    ({"seed": SEED_MAX + 1}, "seed"),
+    ({"seed": 1.5}, "seed"),
+    ({"seed": "1"}, "seed"),
+    ({"seed": True}, "seed"),
+    ({"padding": frozenset({4})}, "padding"),
+    ({"padding": frozenset({-1})}, "padding"),
+    ({"backend": "jax"}, "backend"),
+    ({"device": "tpu"}, "device"),
+    ({"device": "cuda:x"}, "device"),
+    ({"backend": "torch", "device": 0}, "device"),
+    ({"dtype": "float16"}, "dtype"),
+    ({"backend": "numpy", "device": "cuda"}, "numpy"),
+    ({"backend": "numpy", "device": "cuda:0"}, "numpy"),
+    ({"scaled": "yes"}, "scaled"),
+]
+
+
+@pytest.mark.parametrize("changes,word", BAD, ids=[str(c) for c, _ in BAD])
+def test_bad_config_raises_config_error_with_a_readable_message(changes, word):
+    config = BASE.replace(**changes)
+    for call in (validate, forward):
+        with pytest.raises(ConfigError) as info:
+            call(config)
+        message = str(info.value)
+        assert word in message
+        assert "\n" not in message and 10 < len(message) < 200
+        assert "Traceback" not in message
+    assert issubclass(ConfigError, ValueError)
+
+
+@pytest.mark.parametrize("data", [
+    {"tokens": 5}, {"padding": ["x"]}, {"d_model": "8"}, {"n_heads": 3}, "not a dict", [1, 2],
+])
+def test_from_dict_rejects_bad_settings(data):
+    with pytest.raises(ConfigError):
+        AttentionConfig.from_dict(data)
+
+
+def test_from_dict_round_trip_and_unknown_keys():
+    config = AttentionConfig(tokens=("a", "b", "c"), d_model=12, n_heads=3, seed=9, causal=True,
+                             padding=frozenset({2}), positional=True, dtype="float32")
+    data = config.to_dict()
+    assert data["padding"] == [2] and data["tokens"] == ["a", "b", "c"]
+    assert AttentionConfig.from_dict({**data, "future_field": 1}) == config
+
+
+def test_limits_are_accepted_at_the_edges():
+    longest = forward(AttentionConfig(tokens=("t",) * MAX_TOKENS, d_model=8, n_heads=2))
+    assert longest.weights.shape == (2, MAX_TOKENS, MAX_TOKENS)
+    np.testing.assert_allclose(longest.weights.sum(axis=-1), 1.0, atol=1e-12)
+    widest = forward(AttentionConfig(tokens=("a", "b"), d_model=MAX_D_MODEL, n_heads=16))
+    assert widest.output.shape == (2, MAX_D_MODEL) and widest.qh.shape == (16, 2, 128)
+    assert np.isfinite(widest.output).all()
+    smallest = forward(AttentionConfig(tokens=("a",), d_model=1, n_heads=1, seed=0))
+    np.testing.assert_array_equal(smallest.weights, [[[1.0]]])
+    validate(BASE.replace(seed=0))
+    validate(BASE.replace(seed=SEED_MAX))
+    validate(BASE.replace(d_model=MAX_D_MODEL, n_heads=MAX_D_MODEL // 8))
+
+
+def test_cuda_where_there_is_none_is_a_clear_error():
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    for device in ("cuda", "cuda:0", "cuda:3"):
+        config = BASE.replace(backend="torch", device=device)
+        validate(config)  # well-formed; only the machine lacks it
+        with pytest.raises(DeviceUnavailableError) as info:
+            forward(config)
+        assert "CUDA" in str(info.value)
+
+
+def test_list_devices_always_offers_numpy_torch_cpu_and_a_cuda_entry():
+    import torch
+    devices = list_devices()
+    pairs = {(d.backend, d.device): d for d in devices}
+    assert pairs[("numpy", "cpu")].available
+    assert pairs[("torch", "cpu")].available
+    cuda = [d for d in devices if d.device.startswith("cuda")]
+    assert cuda, "a CUDA entry must always be listed"
+    if not torch.cuda.is_available():
+        assert len(cuda) == 1 and not cuda[0].available
+        assert cuda[0].reason and "CUDA" in cuda[0].reason
+    for d in devices:
+        assert d.label and (d.available or d.reason)
