@@ -1,0 +1,112 @@
+"""Small plotting helpers shared by the positional-encoding and KV-cache panels.
+
+Heatmaps follow pyqtgraph's MatrixDisplayExample: row-major ImageItem, cell (r, c)
+centred on (c, r), y axis pointing down so row 0 is at the top like a printed matrix.
+Text uses the bundled Hangul font (fonts.ui_font). Signed data (PE, X, K, V) use a
+diverging map centred on zero; the app's colormaps module holds the maps for weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from .fonts import ui_font
+
+SIGNED_COLORMAP = "CET-D1"        # diverging blue - white - red: zero is white, sign is hue
+WEIGHTS_COLORMAP = "viridis"
+MAX_TICK_LABELS = 40              # above this many rows, numeric ticks instead of token names
+
+
+def get_colormap(name: str) -> pg.ColorMap:
+    """An app colormap by display name (colormaps.COLORMAPS), or any pyqtgraph map by name."""
+    from . import colormaps
+    try:
+        return colormaps.get_colormap(name)
+    except KeyError:
+        return pg.colormap.get(name)
+
+
+def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
+    """(-m, m) with m the largest |value| over the arrays, so zero sits mid-scale."""
+    m = max((float(np.nanmax(np.abs(a))) for a in arrays if a is not None and a.size), default=1.0)
+    m = m if m > 0 and np.isfinite(m) else 1.0
+    return -m, m
+
+
+def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_COLORMAP):
+    """A PlotWidget holding one row-major ImageItem; returns (widget, image_item)."""
+    widget = pg.PlotWidget()
+    widget.setBackground("w")
+    item = setup_heatmap(widget.getPlotItem(), title, x_label, y_label, colormap)
+    return widget, item
+
+
+def setup_heatmap(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
+                  colormap: str = SIGNED_COLORMAP) -> pg.ImageItem:
+    """Turn `plot` into a matrix display (row 0 on top, fixed view); returns its ImageItem."""
+    plot.setTitle(title, color="k")
+    plot.invertY(True)
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setMouseEnabled(False, False)
+    item = pg.ImageItem(axisOrder="row-major")
+    item.setColorMap(get_colormap(colormap))
+    item.setPos(-0.5, -0.5)
+    plot.addItem(item)
+    if x_label:
+        plot.setLabel("bottom", x_label)
+    if y_label:
+        plot.setLabel("left", y_label)
+    style_axes(plot, presentation=False)
+    return item
+
+
+def style_axes(plot: pg.PlotItem, presentation: bool) -> None:
+    """Readable axes in the bundled font; bigger on a projector."""
+    size = 13 if presentation else 9
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setPen(pg.mkPen("k"))
+        axis.setTextPen(pg.mkPen("k"))
+        axis.setStyle(tickFont=ui_font(size))
+        axis.label.setFont(ui_font(size + 1))
+    title = plot.titleLabel
+    title.item.setFont(ui_font(size + 2, bold=True))
+    title.opts.update(size=f"{size + 2}pt", bold=True)  # the title's html names its own size
+    if title.text:
+        title.setText(title.text)
+
+
+def set_title(plot: pg.PlotItem, text: str, color: str = "k") -> None:
+    """Change a title's text or colour; size and font stay those style_axes gave it."""
+    plot.setTitle(text, color=color)
+
+
+def set_index_ticks(axis: pg.AxisItem, labels) -> None:
+    """Tick i at cell i labelled with labels[i]; automatic numeric ticks when there are many."""
+    labels = list(labels)
+    if 0 < len(labels) <= MAX_TICK_LABELS:
+        axis.setTicks([[(i, str(t)) for i, t in enumerate(labels)]])
+    else:
+        axis.setTicks(None)
+
+
+def set_count_ticks(axis: pg.AxisItem, count: int, max_labels: int = 16) -> None:
+    """Integer ticks 0 .. count-1 for a cell axis: every cell when few, automatic when many."""
+    if count <= max_labels:
+        axis.setTicks([[(i, str(i)) for i in range(count)]])
+    else:
+        axis.setTicks(None)
+
+
+def show_cells(plot: pg.PlotItem, n_rows: int, n_cols: int) -> None:
+    """Frame exactly the n_rows x n_cols cells."""
+    plot.setRange(xRange=(-0.5, n_cols - 0.5), yRange=(-0.5, n_rows - 0.5), padding=0)
+
+
+def set_legend_size(legend: pg.LegendItem, size: str) -> None:
+    """LegendItem.setLabelTextSize only affects later entries; re-render the existing ones."""
+    legend.setLabelTextSize(size)
+    for _, label in legend.items:
+        label.setText(label.text, size=size)
