@@ -35,6 +35,8 @@ def add_export_parser(sub) -> argparse.ArgumentParser:
                       help="exact image width in pixels, height in proportion")
     parser.add_argument("--background", choices=BACKGROUNDS, default="white")
     parser.add_argument("--title", action="store_true", help="add a line with the settings on top")
+    parser.add_argument("--name", help="file name for a single figure (default: from the settings, "
+                        "e.g. heads_d8_h2_seed1.png)")
     parser.add_argument("--force", action="store_true", help="overwrite existing files")
     parser.set_defaults(run=run_export)
     return parser
@@ -65,9 +67,20 @@ def ensure_qt_app():
     app = QApplication.instance()
     if app is None:
         app = QApplication(["attention-explorer"])
+        _use_window_font(app)
     from .export.theme import bundled_family
     bundled_family()
     return app
+
+
+def _use_window_font(app) -> None:
+    """The application font `run_app` sets, so figures look as they do in the window."""
+    try:
+        from .gui.fonts import ui_font
+        from .gui.main_window import NORMAL_PT
+    except ImportError:
+        return
+    app.setFont(ui_font(NORMAL_PT))
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -75,22 +88,41 @@ def run_export(args: argparse.Namespace) -> int:
     from .export.naming import default_name, parse_what
     config = config_from_args(args)
     specs = parse_what(args.what, config)
-    if any(s.kind == "window" for s in specs):
-        raise ConfigError("--what window is exported from the open window (File → Export…)")
+    if args.format == "csv" and any(s.kind == "window" for s in specs):
+        raise ConfigError("--what window can be exported as png or svg, not csv")
+    names = [default_name(s, config, args.format) for s in specs]
+    if args.name is not None:
+        names = [_custom_name(args.name, args.format, len(specs))]
     try:  # fail fast, before rendering anything; write_files checks again when writing
         folder = check_folder(args.out)
         if not args.force:
-            _refuse_existing(folder, [default_name(s, config, args.format) for s in specs])
+            _refuse_existing(folder, names)
     except ExportError as exc:
         return _fail(exc)
-    items = _render(config, specs, args)
     try:
+        items = [(name, data) for name, (_, data) in zip(names, _render(config, specs, args))]
         paths = write_files(args.out, items, "overwrite" if args.force else "error")
     except ExportError as exc:
         return _fail(exc)
     for path in paths:
         print(path)
     return 0
+
+
+def _custom_name(name: str, fmt: str, count: int) -> str:
+    from .export.files import ExportError, check_name
+    if count != 1:
+        raise ConfigError(f"--name needs a single figure, --what gives {count}")
+    try:
+        check_name(name)
+    except ExportError as exc:
+        raise ConfigError(str(exc)) from None
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        return f"{name}.{fmt}"
+    if ext.lower() != fmt:
+        raise ConfigError(f"--name {name} does not end in .{fmt} (the --format)")
+    return name
 
 
 def _refuse_existing(folder, names: list[str]) -> None:
@@ -107,7 +139,14 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
     if args.format != "csv":
         app = ensure_qt_app()  # noqa: F841  (kept alive while rendering)
     try:
-        return export_items(config, specs, options)
+        items = []
+        for spec in specs:
+            if spec.kind == "window":
+                from .export.from_window import fresh_window_bytes
+                items.append((None, fresh_window_bytes(config, options)))
+            else:
+                items += export_items(config, [spec], options)
+        return items
     except ValueError as exc:  # e.g. the size is too big for an image
         raise ConfigError(str(exc)) from None
 

@@ -21,6 +21,7 @@ class FigureFrame(QWidget):
                  parent: QWidget | None = None):
         super().__init__(parent)
         self.view = view
+        self.description = title  # metadata of the exported file (the settings, shown or not)
         self.title_label = QLabel(title, self)
         self.title_label.setFont(figure_font(TITLE_POINTS))
         self.title_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)

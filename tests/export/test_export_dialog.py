@@ -1,0 +1,125 @@
+"""File → Export… and Copy figure on a real main window."""
+
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtGui import QGuiApplication, QImage
+
+from explorer import cli
+from explorer.core import get_preset
+from explorer.export.figures import ExportOptions
+from explorer.export.from_window import current_spec, export_from_window
+from explorer.export.naming import FigureSpec
+from explorer.gui.export_dialog import copy_figure, open_export_dialog
+from explorer.gui.main_window import MainWindow
+from explorer.gui.state import AppState
+
+LAB3 = get_preset("course-lab3").config
+
+
+@pytest.fixture
+def window(qtbot):
+    state = AppState(LAB3)
+    win = MainWindow(state, rng=random.Random(0))
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.waitUntil(lambda: state.result is not None and state.is_idle(), timeout=30_000)
+    yield win
+    win.close()
+    state.shutdown()
+
+
+def test_actions_are_in_the_file_menu(window):
+    texts = {a.objectName(): a for a in window.file_menu.actions()}
+    assert texts["action_export"].shortcut().toString() == "Ctrl+Shift+E"
+    assert texts["action_copy_figure"].shortcut().toString() == "Ctrl+Shift+C"
+
+
+def test_copy_figure_puts_a_2x_image_on_the_clipboard(window):
+    image = copy_figure(window)
+    grid = window.heads_grid.size()
+    assert (image.width(), image.height()) == (2 * grid.width(), 2 * grid.height())
+    clip = QGuiApplication.clipboard().image()
+    assert clip.size() == image.size()
+    assert "Copied heads" in window.statusBar().currentMessage()
+
+
+def test_dialog_exports_with_default_name_then_suffix(window, tmp_path):
+    dialog = open_export_dialog(window)
+    assert dialog.spec() == FigureSpec("heads")
+    assert dialog.name.text() == "heads_d8_h2_seed1.png"
+    dialog.folder.setText(str(tmp_path))
+    first = dialog.export()
+    second = dialog.export()
+    assert [p.name for p in first + second] == ["heads_d8_h2_seed1.png", "heads_d8_h2_seed1_2.png"]
+    image = QImage(str(first[0]))
+    grid = window.heads_grid.size()
+    assert (image.width(), image.height()) == (2 * grid.width(), 2 * grid.height())  # default 2×
+    dialog.overwrite.setChecked(True)
+    assert dialog.export() == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["heads_d8_h2_seed1.png",
+                                                          "heads_d8_h2_seed1_2.png"]
+    dialog.close()
+
+
+def test_dialog_reports_errors_and_writes_nothing(window, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_bytes(b"")
+    dialog = open_export_dialog(window)
+    dialog.folder.setText(str(blocker / "sub"))
+    assert dialog.export() == []
+    assert "cannot write" in dialog.message.text()
+    dialog.folder.setText(str(tmp_path))
+    dialog.name.setText("a/b")
+    assert dialog.export() == [] and "invalid file name" in dialog.message.text()
+    assert [p.name for p in tmp_path.iterdir()] == ["file"]
+    dialog.close()
+
+
+def test_dialog_svg_head_and_csv(window, tmp_path):
+    dialog = open_export_dialog(window)
+    dialog.folder.setText(str(tmp_path))
+    dialog.what.setCurrentIndex([s for _, s in dialog._specs].index(FigureSpec("head", 1)))
+    dialog.format.setCurrentIndex(1)
+    assert dialog.name.text() == "head1_d8_h2_seed1.svg"
+    svg = dialog.export()[0]
+    assert "버스로" in svg.read_text(encoding="utf-8")
+    ET.parse(svg)
+    dialog.format.setCurrentIndex(2)
+    rows = dialog.export()[0].read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 1 + 16 and all(r.startswith("1,") for r in rows[1:])
+    dialog.close()
+
+
+def test_whole_window_png_and_svg(window):
+    _, data = export_from_window(window, FigureSpec("window"), ExportOptions(fmt="png", scale=2))
+    image = QImage.fromData(data, "PNG")
+    assert (image.width(), image.height()) == (2 * window.width(), 2 * window.height())
+    _, svg = export_from_window(window, FigureSpec("window"), ExportOptions(fmt="svg"))
+    assert "학교에" in svg.decode("utf-8")
+    ET.fromstring(svg)
+
+
+def test_current_tab_decides_the_copied_figure(window, qtbot):
+    window.set_focus_head(1)
+    assert current_spec(window) == FigureSpec("head", 1)
+    window.set_focus_head(None)
+    if window.kv_panel is None:
+        pytest.skip("no KV panel in this build")
+    window.tabs.setCurrentWidget(window.kv_panel)
+    qtbot.waitUntil(lambda: window.kv_panel.trace is not None, timeout=30_000)
+    window.kv_panel.set_step(2)
+    assert current_spec(window) == FigureSpec("kv", 2)
+    image = copy_figure(window)
+    assert image is not None and image.width() == 2 * window.kv_panel.width()
+
+
+def test_cli_can_render_a_fresh_window(qtbot, capsys, tmp_path):
+    code = cli.main(["export", "--preset", "course-lab3", "--what", "window", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    image = QImage(out.strip())
+    assert (image.width(), image.height()) == (1400, 900)
