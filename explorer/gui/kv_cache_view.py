@@ -80,6 +80,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
                 plot.addItem(item)
         self._separators: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
         self._value_texts: list[list[pg.TextItem]] = []  # [head][key], only for small traces
+        self._pad_marks: list[tuple[int, QGraphicsRectItem]] = []  # (key, hatched column)
 
     def _align_columns(self) -> None:
         """Same left-axis width above and below, so q_t's columns sit under K's columns."""
@@ -107,7 +108,21 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         set_index_ticks(self.k_plot.getAxis("left"), cfg.tokens)
         self._align_columns()
         self._make_value_texts()
+        self._make_pad_marks()
         self.set_head(head)
+
+    def _make_pad_marks(self) -> None:
+        """Hatch the padding keys' columns: their weight is 0 because they are masked."""
+        for _, mark in self._pad_marks:
+            self.w_plot.removeItem(mark)
+        cfg = self.trace.config
+        hatch = QBrush(QColor(255, 255, 255, 190), Qt.BDiagPattern)
+        self._pad_marks = []
+        for key in sorted(cfg.padding):
+            mark = _rect_item(QPen(Qt.NoPen), hatch)
+            mark.setRect(QRectF(key - 0.5, -0.5, 1.0, cfg.n_heads))
+            self.w_plot.addItem(mark)
+            self._pad_marks.append((key, mark))
 
     def _make_value_texts(self) -> None:
         """One TextItem per weight cell, created per trace; a step only changes their text."""
@@ -196,15 +211,19 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.w_item.setImage(step.weights, autoLevels=False, levels=(0.0, top))
         if self._value_texts:
             self._show_values(step.weights, top)
+        for key, mark in self._pad_marks:
+            mark.setVisible(key <= t)
 
     def _show_values(self, weights: np.ndarray, top: float) -> None:
         """weights: (h, t+1). Dark text on bright cells, white on dark ones."""
         dark = dark_text_mask(WEIGHTS_COLORMAP, weights / top)  # (h, t+1)
-        cached = weights.shape[1]
+        cached, padding = weights.shape[1], self.trace.config.padding
         for h, row in enumerate(self._value_texts):
             for key, text in enumerate(row):
                 text.setVisible(key < cached)
-                if key < cached:
+                if key in padding:
+                    text.setText("pad", color="w")
+                elif key < cached:
                     text.setText(f"{weights[h, key]:.2f}", color="k" if dark[h, key] else "w")
 
     # ----- read-back for tests ------------------------------------------------------------

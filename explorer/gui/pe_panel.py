@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
 from ..core import MAX_TOKENS, AttentionResult, similarity, sinusoidal_table
@@ -42,7 +42,8 @@ class PEPanel(QWidget):
         self._d_model = 0
         self._n_tokens = 0
         self._dims: list[int] = []
-        self._presentation = False
+        self._stale = False                  # a result arrived while hidden, not drawn yet
+        self._table_key: tuple | None = None  # (positions, d_model, n) last drawn
         self._build_controls()
         self._build_plots()
         self._build_layout()
@@ -52,7 +53,10 @@ class PEPanel(QWidget):
         self.positions_spin = QSpinBox()
         self.positions_spin.setRange(1, MAX_TOKENS)
         self.positions_spin.setToolTip("How many positions of the table to show (rows)")
-        self.positions_spin.valueChanged.connect(self._redraw_table)
+        # Holding a spin arrow at 1024 × 2048 would queue many 0.1 s redraws: coalesce them.
+        self._table_timer = QTimer(self, singleShot=True, interval=40)
+        self._table_timer.timeout.connect(self._redraw_table)
+        self.positions_spin.valueChanged.connect(self._table_timer.start)
         self.dims_edit = QLineEdit()
         self.dims_edit.setMinimumWidth(200)
         self.dims_edit.setToolTip("Columns drawn as curves, e.g. 0, 1, 2, 3, 6")
@@ -91,24 +95,39 @@ class PEPanel(QWidget):
 
     # ----- public API ---------------------------------------------------------------------
     def set_result(self, result: AttentionResult) -> None:
-        """Show the table for result's d_model; the position count follows a new sentence length."""
+        """Show the table for result's d_model; the position count follows a new sentence length.
+
+        While the panel is hidden (another tab) only the result is kept; it is drawn on show.
+        """
         self._result = result
+        self._stale = not self.isVisible()
+        if not self._stale:
+            self._draw_result()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale and self._result is not None:
+            self._draw_result()
+
+    def _draw_result(self) -> None:
+        result, self._stale = self._result, False
         n, d = result.config.n_tokens, result.config.d_model
-        new_d = d != self._d_model
-        self._d_model = d
         if n != self._n_tokens:
             self._n_tokens = n
             self.positions_spin.blockSignals(True)
             self.positions_spin.setValue(n)
             self.positions_spin.blockSignals(False)
-        if new_d:
+        if d != self._d_model:
+            self._d_model = d
             self._dims = default_dims(d)
-        self._rebuild_curves()
+            self._rebuild_curves()
         self._redraw_table()
         self.inputs.set_result(result)
 
     def set_positions(self, count: int) -> None:
+        """Show `count` positions of the table (1 .. 1024), redrawn at once."""
         self.positions_spin.setValue(count)
+        self._redraw_table()
 
     def set_dims(self, dims) -> None:
         """Draw these table columns as curves (out-of-range ones are dropped)."""
@@ -129,7 +148,6 @@ class PEPanel(QWidget):
         return list(self._dims)
 
     def set_presentation(self, on: bool) -> None:
-        self._presentation = on
         for widget in (self.table_widget, self.similarity_widget):
             style_axes(widget.getPlotItem(), on)
         self.curves_view.set_presentation(on)
@@ -144,8 +162,11 @@ class PEPanel(QWidget):
         return sinusoidal_table(self.positions_spin.value(), self._d_model)  # (P, d)
 
     def _redraw_table(self) -> None:
-        if self._result is None:
+        """Table, PE·PE and curves; skipped when positions, d_model and n are unchanged."""
+        key = (self.positions_spin.value(), self._d_model, self._n_tokens)
+        if self._result is None or key == self._table_key:
             return
+        self._table_key = key
         table = self._table()  # (P, d)
         p, d = table.shape
         self.table_item.setImage(table, autoLevels=False, levels=(-1.0, 1.0))

@@ -327,3 +327,21 @@ def test_a_window_closed_mid_play_exits_cleanly(tmp_path):
     assert "playing False" in proc.stdout
     shown = int(proc.stdout.split("steps shown")[1].split()[0])
     assert 0 < shown < 299  # it was really playing, and was closed before the end
+
+
+def test_padding_keys_are_marked_in_the_weights(panel):
+    config = get_preset("padding").config.replace(padding=frozenset({0, 4, 5}))
+    trace = run_kv_cache(config)
+    panel.set_trace(trace)
+    marks = dict(panel.cache_view._pad_marks)
+    assert sorted(marks) == [0, 4, 5]
+    for t in range(config.n_tokens):
+        panel.set_step(t)
+        assert [marks[k].isVisible() for k in (0, 4, 5)] == [k <= t for k in (0, 4, 5)]
+        texts = panel.cache_view._value_texts
+        for h in range(config.n_heads):
+            shown = [texts[h][k].textItem.toPlainText() for k in range(t + 1)]
+            expected = ["pad" if k in config.padding else f"{trace.steps[t].weights[h, k]:.2f}"
+                        for k in range(t + 1)]
+            assert shown == expected
+        assert panel.check_label.text().endswith("✓")  # step 0: every key masked, output still checked

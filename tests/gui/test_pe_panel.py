@@ -23,6 +23,7 @@ def panel(qtbot):
     widget = PEPanel()
     qtbot.addWidget(widget)
     widget.resize(1200, 800)
+    widget.show()  # a hidden panel keeps the result and draws it when shown
     return widget
 
 
@@ -115,8 +116,28 @@ def test_parse_dims():
     assert parse_dims("a b", 8) == []
 
 
-def test_clicking_a_table_column_toggles_its_curve(panel, qtbot):
+def test_a_hidden_panel_draws_when_shown(qtbot):
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    result = forward(CONFIGS[1])
+    panel.set_result(result)
+    assert panel.table_item.image is None  # nothing drawn while hidden
     panel.show()
+    check_matches(panel, result, 12)
+    panel.hide()
+    panel.set_result(forward(CONFIGS[0]))
+    panel.show()
+    check_matches(panel, forward(CONFIGS[0]), 4)
+
+
+def test_the_position_spin_box_redraws(panel, qtbot):
+    panel.set_result(forward(CONFIGS[0]))
+    panel.positions_spin.setValue(30)
+    qtbot.waitUntil(lambda: panel.table_item.image.shape == (30, 8), timeout=2000)
+    check_matches(panel, forward(CONFIGS[0]), 30)
+
+
+def test_clicking_a_table_column_toggles_its_curve(panel, qtbot):
     panel.set_result(forward(CONFIGS[0]))
     qtbot.waitExposed(panel)
     view = panel.table_widget.getPlotItem().getViewBox()
