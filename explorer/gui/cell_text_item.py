@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPixmap, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEngine, QPixmap, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
 MIN_FONT_PX = 7          # below this the labels are unreadable: paint nothing
@@ -83,6 +83,10 @@ class CellTextItem(QGraphicsItem):
         rows, cols = np.nonzero(self._codes >= 0)
         codes = self._codes[rows, cols]
         dark = self._dark[rows, cols].astype(np.intp)
+        engine = painter.paintEngine()
+        if engine is not None and engine.type() != QPaintEngine.Type.Raster:
+            self._paint_as_text(painter, t, px, rows, cols, codes, dark)  # SVG, PDF: real text
+            return
         self._ensure_atlas(px, painter.device().devicePixelRatioF())
         half = self._half[dark, codes]  # (m, 2)
         xs = np.rint(t.m11() * cols + t.m21() * rows + t.dx() - half[:, 0]).astype(int)
@@ -92,6 +96,22 @@ class CellTextItem(QGraphicsItem):
         painter.setWorldTransform(QTransform())
         for x, y, d, c in zip(xs.tolist(), ys.tolist(), dark.tolist(), codes.tolist()):
             painter.drawPixmap(x, y, atlas[d][c])
+        painter.restore()
+
+    def _paint_as_text(self, painter, t, px, rows, cols, codes, dark) -> None:
+        """Vector outputs get text, not 2,000 embedded bitmaps."""
+        font = QFont(self._font)
+        font.setPixelSize(px)
+        height = QFontMetricsF(font).height()
+        xs = t.m11() * cols + t.m21() * rows + t.dx()
+        ys = t.m12() * cols + t.m22() * rows + t.dy()
+        painter.save()
+        painter.setWorldTransform(QTransform())
+        painter.setFont(font)
+        centre = int(Qt.AlignmentFlag.AlignCenter)
+        for x, y, d, c in zip(xs.tolist(), ys.tolist(), dark.tolist(), codes.tolist()):
+            painter.setPen(_COLOURS[d])
+            painter.drawText(QRectF(x - 3 * px, y - height / 2, 6 * px, height), centre, _LABELS[c])
         painter.restore()
 
     def _ensure_atlas(self, px: int, dpr: float) -> None:

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from .colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale
@@ -75,7 +76,9 @@ class HeadsGrid(QWidget):
         self._view.ci.addItem(self._bar, row=0, col=1)
         self._hover = QLabel(" ")
         self._hover.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._hover.setContentsMargins(8, 2, 8, 4)
         self._notice = QLabel("")
+        self._notice.setContentsMargins(8, 4, 8, 2)
         self._notice.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -86,6 +89,11 @@ class HeadsGrid(QWidget):
         self._view.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        palette = self.palette()  # one white sheet, also in exports (hover line included)
+        palette.setColor(QPalette.ColorRole.Window, QColor("white"))
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(FOREGROUND))
+        self.setPalette(palette)
+        self.setAutoFillBackground(True)
         self._apply_bar_style()
         self._apply_label_fonts()
 

@@ -393,3 +393,23 @@ def test_two_thousand_results_in_one_process(grid, qtbot):
         elif i % 10 == 0:
             qtbot.wait(0)
     assert np.array_equal(grid.head_image(0), result.weights[0])
+
+
+def test_vector_output_gets_real_text(grid, qtbot, lab3):
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+    grid.set_result(lab3)
+    settle(qtbot, grid)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    generator.setSize(grid.size())
+    painter = QPainter(generator)
+    grid.render(painter, QPoint())
+    painter.end()
+    svg = bytes(data).decode("utf-8")
+    assert ">0.57<" in svg and ">0.89<" in svg
+    assert svg.count("<image") < 10  # the heatmaps, not one bitmap per label
