@@ -1,0 +1,54 @@
+"""The control panel: small binding widgets (controls_*.py) composed into titled groups.
+
+Every control writes to ``AppState`` (``state.update``) or ``ViewState`` and listens to them with
+signal blockers, so widget and state never ping-pong. None of them computes anything.
+"""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtWidgets import QGroupBox, QScrollArea, QVBoxLayout, QWidget
+
+from .controls_model import ModelSizeControl, SeedControl
+from .controls_options import BackendCombo, DisplayControl, SwitchesControl
+from .controls_sentence import PaddingChips, SentenceControl
+from .state import AppState
+
+
+def _group(title: str, *widgets: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    for widget in widgets:
+        layout.addWidget(widget)
+    return box
+
+
+class ControlPanel(QScrollArea):
+    """All controls, top to bottom in the order a lesson uses them; scrolls when short of room."""
+
+    def __init__(self, state: AppState, colormaps: list[str], rng: random.Random | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.sentence = SentenceControl(state)
+        self.chips = PaddingChips(state)
+        self.model_size = ModelSizeControl(state)
+        self.seed = SeedControl(state, rng=rng)
+        self.switches = SwitchesControl(state)
+        self.backend = BackendCombo(state)
+        self.display = DisplayControl(state, colormaps)
+        inner = QWidget()
+        inner.setObjectName("controls")
+        layout = QVBoxLayout(inner)
+        layout.addWidget(_group("Sentence", self.sentence))
+        layout.addWidget(_group("Padding (click tokens)", self.chips))
+        layout.addWidget(_group("Model size", self.model_size))
+        layout.addWidget(_group("Seed", self.seed))
+        layout.addWidget(_group("Scaling and masks", self.switches))
+        layout.addWidget(_group("Backend / device", self.backend))
+        layout.addWidget(_group("Display", self.display))
+        layout.addStretch(1)
+        self.setWidget(inner)
+        self.setWidgetResizable(True)
+        self.setMinimumWidth(300)

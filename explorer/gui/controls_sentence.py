@@ -1,0 +1,177 @@
+"""The sentence box and the padding chips (one toggle button per token).
+
+The sentence is applied on Enter / leaving the box, and after a short pause while typing.
+An empty sentence is refused by the core's validation: the status bar says so and the last
+good sentence stays computed.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMargins, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
+from PySide6.QtWidgets import (QLabel, QLayout, QLineEdit, QSizePolicy, QToolButton, QVBoxLayout,
+                               QWidget, QWidgetItem)
+
+from ..core import AttentionConfig, split_sentence
+from .state import AppState
+
+TYPING_PAUSE_MS = 400
+MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
+
+
+class FlowLayout(QLayout):
+    """Left-to-right rows that wrap, like words in a paragraph (Qt's flow layout example)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 4):
+        super().__init__(parent)
+        self._items: list[QWidgetItem] = []
+        self.setSpacing(spacing)
+        self.setContentsMargins(QMargins(0, 0, 0, 0))
+
+    def addItem(self, item) -> None:  # noqa: N802 - Qt override
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int):  # noqa: N802
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int):  # noqa: N802
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self):  # noqa: N802
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return self._arrange(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802
+        super().setGeometry(rect)
+        self._arrange(rect, move=True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:  # noqa: N802
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _arrange(self, rect: QRect, move: bool) -> int:
+        x, y, row_height = rect.x(), rect.y(), 0
+        gap = self.spacing()
+        for item in self._items:
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() and row_height > 0:
+                x, y, row_height = rect.x(), y + row_height + gap, 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + gap
+            row_height = max(row_height, hint.height())
+        return y + row_height - rect.y()
+
+
+class SentenceControl(QWidget):
+    """QLineEdit bound to config.tokens; keeps padding positions that still exist."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText("type a sentence; tokens are split on spaces")
+        self.edit.setClearButtonEnabled(True)
+        self.count_label = QLabel()
+        self._pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
+        self._pause.timeout.connect(self.apply)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.count_label)
+        self.edit.textEdited.connect(lambda _text: self._pause.start())
+        self.edit.editingFinished.connect(self.apply)
+        state.config_changed.connect(self.sync)
+        self.sync(state.config)
+
+    def sync(self, config: AttentionConfig) -> None:
+        if not self._pause.isActive() and split_sentence(self.edit.text()) != config.tokens:
+            with QSignalBlocker(self.edit):
+                self.edit.setText(" ".join(config.tokens))
+        self.count_label.setText(f"n = {config.n_tokens} token{'s' if config.n_tokens != 1 else ''}")
+
+    def set_text(self, text: str) -> bool:
+        """Put `text` in the box and apply it at once (tests, topics)."""
+        with QSignalBlocker(self.edit):
+            self.edit.setText(text)
+        return self.apply()
+
+    def apply(self) -> bool:
+        self._pause.stop()
+        tokens = split_sentence(self.edit.text())
+        config = self._state.config
+        if tokens == config.tokens:
+            return True
+        padding = frozenset(p for p in config.padding if p < len(tokens))
+        return self._state.update(tokens=tokens, padding=padding)
+
+
+class PaddingChips(QWidget):
+    """One checkable chip per token; a checked chip is a padding position (masked as a key)."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self._tokens: tuple[str, ...] = ()
+        self.chips: list[QToolButton] = []
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self._chip_box = QWidget()
+        self._chip_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self._flow = FlowLayout(self._chip_box)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._chip_box)
+        layout.addWidget(self.summary)
+        state.config_changed.connect(self.sync)
+        self.sync(state.config)
+
+    def sync(self, config: AttentionConfig) -> None:
+        if config.tokens != self._tokens:
+            self._rebuild(config.tokens)
+        for i, chip in enumerate(self.chips):
+            with QSignalBlocker(chip):
+                chip.setChecked(i in config.padding)
+        padded = sorted(config.padding)
+        text = "padding: " + (", ".join(map(str, padded)) if padded else "none (click a token)")
+        if len(config.tokens) > MAX_CHIPS:
+            text += f" — chips for the first {MAX_CHIPS} tokens"
+        self.summary.setText(text)
+
+    def _rebuild(self, tokens: tuple[str, ...]) -> None:
+        for chip in self.chips:
+            self._flow.removeWidget(chip)
+            chip.deleteLater()
+        self.chips = []
+        for i, token in enumerate(tokens[:MAX_CHIPS]):
+            chip = QToolButton(self._chip_box)
+            chip.setObjectName("chip")
+            chip.setText(token)
+            chip.setCheckable(True)
+            chip.setToolTip(f"token {i} “{token}”: click to mark it as padding (masked as a key)")
+            chip.toggled.connect(lambda on, i=i: self.toggle(i, on))
+            self._flow.addWidget(chip)
+            self.chips.append(chip)
+        self._tokens = tokens
+        self._chip_box.updateGeometry()
+
+    def toggle(self, index: int, padded: bool) -> None:
+        padding = set(self._state.config.padding)
+        if padded:
+            padding.add(index)
+        else:
+            padding.discard(index)
+        if not self._state.update(padding=frozenset(padding)):
+            self.sync(self._state.config)
