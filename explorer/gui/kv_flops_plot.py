@@ -43,9 +43,10 @@ class KVFlopsPlot(QWidget):
                                                         pg.mkBrush(RECOMPUTE_COLOR)])
         for item in (self.cached_curve, self.recompute_curve, self.marker_line, self.marker_dots):
             self.plot.addItem(item)
-        self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k", colCount=2)
-        self.legend.addItem(self.cached_curve, "with KV cache (≈ linear in t)")
-        self.legend.addItem(self.recompute_curve, "recompute the prefix each step (≈ quadratic)")
+        # One column, short labels: a wide legend would widen the layout past its widget.
+        self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k")
+        self.legend.addItem(self.cached_curve, "with KV cache (≈ linear)")
+        self.legend.addItem(self.recompute_curve, "recomputing the prefix (≈ quadratic)")
         self.graphics.addItem(self.legend, row=1, col=0)
         self.graphics.ci.layout.setRowStretchFactor(0, 1)
         style_axes(self.plot, False)

@@ -112,7 +112,12 @@ class KVPanel(QWidget):
 
     # ----- public API ---------------------------------------------------------------------
     def set_trace(self, trace: KVTrace) -> None:
-        """A new trace (the config changed): back to step 0; keeps playing if it was."""
+        """A new trace (the config changed): back to step 0; keeps playing if it was.
+
+        The same trace again (the window re-sends it when its tab is shown) keeps the step.
+        """
+        if trace is self.trace:
+            return
         playing = self.is_playing
         self.timer.stop()
         self.trace = trace

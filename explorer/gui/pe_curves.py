@@ -55,7 +55,7 @@ class PECurvesView(pg.GraphicsLayoutWidget):
         self.curves, self.guides = {}, {}
         for i, dim in enumerate(dims):
             color = CURVE_COLORS[i % len(CURVE_COLORS)]
-            guide = pg.PlotDataItem(pen=pg.mkPen(color, width=1))
+            guide = pg.PlotDataItem(pen=pg.mkPen(color, width=self._width - 1))
             curve = pg.PlotDataItem(pen=pg.mkPen(color, width=self._width))
             self.plot.addItem(guide)
             self.plot.addItem(curve)
@@ -70,8 +70,8 @@ class PECurvesView(pg.GraphicsLayoutWidget):
         fine = np.linspace(0, p - 1, (p - 1) * GUIDE_SAMPLES + 1) if few else None
         for i, (dim, curve) in enumerate(self.curves.items()):
             color = CURVE_COLORS[i % len(CURVE_COLORS)]
-            curve.setData(positions, table[:, dim], symbol="o" if few else None, symbolSize=7,
-                          symbolBrush=color, symbolPen=None,
+            curve.setData(positions, table[:, dim], symbol="o" if few else None,
+                          symbolSize=3 * self._width + 1, symbolBrush=color, symbolPen=None,
                           pen=None if few else pg.mkPen(color, width=self._width))
             if few:
                 angle = fine * frequencies(d)[dim]

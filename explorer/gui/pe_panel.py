@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QLineEdit, QSpin
 from ..core import MAX_TOKENS, AttentionResult, similarity, sinusoidal_table
 from .pe_curves import MAX_CURVES, PECurvesView
 from .pe_inputs import PEInputsView
-from .pe_plotting import (heatmap_plot, set_count_ticks, set_title, show_cells, style_axes,
+from .pe_plotting import (color_bar, heatmap_plot, set_count_ticks, set_title, show_cells, style_axes,
                           symmetric_levels, ui_font)
 
 def default_dims(d_model: int) -> list[int]:
@@ -66,18 +66,21 @@ class PEPanel(QWidget):
     def _build_plots(self) -> None:
         self.table_widget, self.table_item = heatmap_plot("PE table", "dimension", "position")
         self.table_widget.scene().sigMouseClicked.connect(self._table_clicked)
+        self.table_bar = color_bar(self.table_item, self.table_widget.getPlotItem())
         self.length_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1, style=Qt.DashLine))
         self.table_widget.addItem(self.length_line)
         self.similarity_widget, self.similarity_item = heatmap_plot("PE(i) · PE(j)", "position j",
                                                                     "position i")
+        self.similarity_bar = color_bar(self.similarity_item, self.similarity_widget.getPlotItem())
         self.curves_view = PECurvesView()
         self.inputs = PEInputsView()
 
     def _build_layout(self) -> None:
         top = QHBoxLayout()
         self.hint = QLabel("(or click a column of the table to add / remove it)")
-        for widget in (QLabel("positions shown:"), self.positions_spin, QLabel("   curves for dims:"),
-                       self.dims_edit, self.hint):
+        self._control_widgets = (QLabel("positions shown:"), self.positions_spin,
+                                 QLabel("   curves for dims:"), self.dims_edit, self.hint)
+        for widget in self._control_widgets:
             widget.setFont(ui_font(10))
             top.addWidget(widget)
         top.addStretch(1)
@@ -151,8 +154,8 @@ class PEPanel(QWidget):
         for widget in (self.table_widget, self.similarity_widget):
             style_axes(widget.getPlotItem(), on)
         self.curves_view.set_presentation(on)
-        for label in self.findChildren(QLabel):
-            label.setFont(ui_font(14 if on else 10))
+        for widget in self._control_widgets:
+            widget.setFont(ui_font(14 if on else 10))
         self.inputs.set_presentation(on)
         self._rebuild_curves()
         self._redraw_curves()
@@ -170,6 +173,7 @@ class PEPanel(QWidget):
         table = self._table()  # (P, d)
         p, d = table.shape
         self.table_item.setImage(table, autoLevels=False, levels=(-1.0, 1.0))
+        self.table_bar.setLevels((-1.0, 1.0))
         show_cells(self.table_widget.getPlotItem(), p, d)
         set_count_ticks(self.table_widget.getPlotItem().getAxis("left"), p)
         set_count_ticks(self.table_widget.getPlotItem().getAxis("bottom"), d)
@@ -178,6 +182,7 @@ class PEPanel(QWidget):
         self.length_line.setVisible(p > self._n_tokens)
         sim = similarity(table)  # (P, P)
         self.similarity_item.setImage(sim, autoLevels=False, levels=symmetric_levels(sim))
+        self.similarity_bar.setLevels(symmetric_levels(sim))
         show_cells(self.similarity_widget.getPlotItem(), p, p)
         for name in ("left", "bottom"):
             set_count_ticks(self.similarity_widget.getPlotItem().getAxis(name), p)

@@ -62,6 +62,13 @@ def setup_heatmap(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
     return item
 
 
+def color_bar(item: pg.ImageItem, plot: pg.PlotItem) -> pg.ColorBarItem:
+    """A read-only colour scale at the right of `plot`, in the image's colormap."""
+    bar = pg.ColorBarItem(colorMap=item.getColorMap(), interactive=False, width=12)
+    bar.setImageItem(item, insert_in=plot)
+    return bar
+
+
 def style_axes(plot: pg.PlotItem, presentation: bool) -> None:
     """Readable axes in the bundled font; bigger on a projector."""
     size = 13 if presentation else 9

@@ -252,6 +252,16 @@ def test_new_trace_while_playing_restarts_at_zero_and_keeps_playing(panel, qtbot
     check_step_matches_trace(panel, panel.trace, 0)
 
 
+def test_the_same_trace_again_keeps_the_step(panel):
+    trace = run_kv_cache(COURSE)
+    panel.set_trace(trace)
+    panel.set_step(2)
+    panel.set_trace(trace)  # e.g. the window re-sends the current trace when the tab is shown
+    assert panel.step == 2
+    panel.set_trace(run_kv_cache(COURSE))  # an equal but new trace: a new computation, step 0
+    assert panel.step == 0
+
+
 def test_closing_mid_play_stops_the_timer(panel, qtbot):
     panel.show()
     panel.set_trace(run_kv_cache(AttentionConfig(tokens=tuple(f"t{i}" for i in range(200)))))
