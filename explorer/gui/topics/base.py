@@ -1,0 +1,143 @@
+"""The frame every topic view shares: explanation on top, controls, a message line, plots.
+
+A view follows the app state's latest result. It computes only while it is visible (a
+hidden tab just remembers that it is out of date), and always in its `TopicRunner`:
+`compute(*args)` is a pure function of the request and runs on the worker thread;
+`draw(data)` runs on the GUI thread with the newest data. `drawn` is emitted after each draw.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ..fonts import load_bundled_fonts, ui_font
+from .runner import TopicRunner
+from .texts import TEXTS, note
+from .widgets import ExplanationBox, text_pt
+
+ERROR_STYLE = "color: #b00020; font-weight: bold;"
+NOTE_STYLE = "color: #333333;"
+
+
+class TopicView(QWidget):
+    """Subclasses set `key`, build their controls/plots in `build()`, and implement
+    `request()` -> (fn, *args) and `draw(data)`. Side widgets go into `self.body`."""
+
+    key = ""
+    drawn = Signal()
+
+    def __init__(self, state=None, parent: QWidget | None = None):
+        super().__init__(parent)
+        load_bundled_fonts()
+        self.state = state
+        self.result = None
+        self._dirty = False
+        self._presentation = False
+        self.runner = TopicRunner(self)
+        self.runner.finished.connect(self._on_computed)
+        self.runner.failed.connect(self._on_failed)
+        self.runner.busy_changed.connect(self._on_busy)
+        self.explanation = ExplanationBox(TEXTS[self.key])
+        self.controls = QHBoxLayout()
+        self.controls.setContentsMargins(8, 2, 8, 2)
+        self.message = QLabel("")
+        self.message.setWordWrap(True)
+        self.message.setContentsMargins(8, 0, 8, 0)
+        self.busy = QLabel("")
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setBackground("w")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.explanation)
+        layout.addLayout(self.controls)
+        layout.addWidget(self.message)
+        self.body = QHBoxLayout()
+        self.body.setContentsMargins(0, 0, 0, 0)
+        self.body.addWidget(self.graphics, 1)
+        layout.addLayout(self.body, 1)
+        self.build()
+        self.controls.addStretch(1)
+        self.controls.addWidget(self.busy)
+        self._apply_fonts()
+        if state is not None:
+            state.result_changed.connect(self.set_result)
+            if state.result is not None:
+                self.set_result(state.result)
+
+    # -- to implement -----------------------------------------------------------------------
+    def build(self) -> None:
+        """Add controls to self.controls and plots to self.graphics."""
+
+    def request(self) -> tuple:
+        """(fn, *args) to run on the worker for the current result and controls."""
+        raise NotImplementedError
+
+    def draw(self, data) -> None:
+        raise NotImplementedError
+
+    def restyle(self, on: bool) -> None:
+        """Apply presentation mode to the plots."""
+
+    # -- shared behaviour ----------------------------------------------------------------------
+    def set_result(self, result) -> None:
+        self.result = result
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Something the picture depends on changed: recompute now if shown, else when shown."""
+        self._dirty = True
+        if self.isVisible():
+            self.refresh()
+
+    def refresh(self) -> None:
+        self._dirty = False
+        if self.result is None:
+            return
+        fn, *args = self.request()
+        if getattr(fn, "cancellable", False):
+            self.runner.submit_cancellable(fn, *args)
+        else:
+            self.runner.submit(fn, *args)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.refresh()
+
+    def set_presentation(self, on: bool) -> None:
+        self._presentation = bool(on)
+        self.explanation.set_presentation(self._presentation)
+        self._apply_fonts()
+        self.restyle(self._presentation)
+
+    @property
+    def presentation(self) -> bool:
+        return self._presentation
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet(ERROR_STYLE if error else NOTE_STYLE)
+        self.message.setVisible(bool(text))
+
+    def _apply_fonts(self) -> None:
+        font = ui_font(text_pt(self._presentation))
+        for i in range(self.controls.count()):
+            widget = self.controls.itemAt(i).widget()
+            if widget is not None:
+                widget.setFont(font)
+        self.message.setFont(font)
+
+    def _on_computed(self, data) -> None:
+        self.show_message("")
+        self.draw(data)
+        self.drawn.emit()
+
+    def _on_failed(self, message: str) -> None:
+        self.show_message(message, error=True)
+        self.drawn.emit()
+
+    def _on_busy(self, busy: bool) -> None:
+        self.busy.setText(note("computing") if busy else "")

@@ -1,0 +1,102 @@
+"""Topic 3 view: cross-attention, decoder queries (rows) over encoder keys (columns).
+
+The encoder sentence is this view's own input (the app state holds the decoder side); tokens
+written "<pad>" are encoder padding when the box is ticked. One rectangular heatmap per head
+(the first MAX_HEADS), masked columns greyed, plus the (decoder × encoder) mask itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
+
+from ...core.config import split_sentence
+from ...core.topics import CrossConfig, CrossResult, cross_attention
+from .base import TopicView
+from .widgets import MatrixPlot, mask_colormap
+
+PAD = "<pad>"
+DEFAULT_ENCODER_TEXT = "I went to school by bus <pad> <pad>"
+MAX_HEADS = 8
+
+
+def encoder_request(text: str, pad_is_padding: bool) -> tuple[tuple[str, ...], frozenset[int]]:
+    tokens = split_sentence(text)
+    padding = frozenset(i for i, t in enumerate(tokens) if t == PAD) if pad_is_padding else frozenset()
+    return tokens, padding
+
+
+def compute_cross(config, tokens, padding) -> CrossResult:
+    return cross_attention(CrossConfig(config, tokens, padding))
+
+
+class CrossView(TopicView):
+    key = "cross"
+
+    def build(self) -> None:
+        self.encoder_edit = QLineEdit(DEFAULT_ENCODER_TEXT)
+        self.encoder_edit.setPlaceholderText("인코더 문장 · encoder sentence")
+        self.encoder_edit.setMinimumWidth(360)
+        self.encoder_edit.editingFinished.connect(self.invalidate)
+        self.pad_box = QCheckBox(f"{PAD} = 패딩 · padding")
+        self.pad_box.setChecked(True)
+        self.pad_box.toggled.connect(lambda _on: self.invalidate())
+        for w in (QLabel("인코더 · encoder:"), self.encoder_edit, self.pad_box):
+            self.controls.addWidget(w)
+        self.mask_plot = MatrixPlot()
+        self.head_plots: list[MatrixPlot] = []
+        self.cross: CrossResult | None = None
+
+    def set_encoder_text(self, text: str) -> None:
+        self.encoder_edit.setText(text)
+        self.invalidate()
+
+    def request(self) -> tuple:
+        tokens, padding = encoder_request(self.encoder_edit.text(), self.pad_box.isChecked())
+        return (compute_cross, self.result.config, tokens, padding)
+
+    def _colormap(self) -> str:
+        view = getattr(self.state, "view", None)
+        return view.colormap if view is not None else "viridis"
+
+    def _layout(self, heads: int) -> None:
+        shown = min(heads, MAX_HEADS)
+        if len(self.head_plots) == shown:
+            return
+        self.graphics.ci.clear()
+        self.head_plots = [MatrixPlot() for _ in range(shown)]
+        cols = min(shown + 1, 3 if shown + 1 <= 6 else 4)
+        for i, plot in enumerate([self.mask_plot] + self.head_plots):
+            self.graphics.ci.addItem(plot.plot, row=i // cols, col=i % cols)
+            plot.set_presentation(self.presentation)
+
+    def draw(self, cross: CrossResult) -> None:
+        self.cross = cross
+        self._layout(cross.weights.shape[0])
+        dec, enc = cross.decoder_tokens, cross.encoder_tokens
+        n, m = cross.mask.shape
+        self.mask_plot.set_matrix(cross.mask.astype(float), (0.0, 1.0), mask_colormap(),
+                                  row_labels=dec, col_labels=enc,
+                                  title=f"mask ({n} × {m}): pale = may attend, dark = masked")
+        self.mask_plot.set_axis_labels("decoder (query)", "encoder (key)")
+        values = n * m <= 96
+        for h, plot in enumerate(self.head_plots):
+            plot.set_matrix(cross.weights[h], (0.0, 1.0), self._colormap(), row_labels=dec,
+                            col_labels=enc, values=values, value_cells=cross.mask,
+                            title=f"head {h}: weights ({n} × {m})")
+            plot.set_mask(cross.mask)
+            plot.set_outlined_rows(cross.empty_rows.nonzero()[0])
+            plot.set_axis_labels("decoder (query)", "encoder (key)")
+        heads = cross.weights.shape[0]
+        notes = []
+        if heads > MAX_HEADS:
+            notes.append(f"showing heads 0 … {MAX_HEADS - 1} of {heads}")
+        if cross.empty_rows.any():
+            notes.append("every encoder token is padding: all weights are 0 (no NaN), outputs are "
+                         "zero vectors / 모든 인코더 토큰이 패딩입니다: 가중치는 모두 0 (NaN 아님)")
+        self.show_message(" · ".join(notes))
+
+    def restyle(self, on: bool) -> None:
+        for plot in [self.mask_plot] + self.head_plots:
+            plot.set_presentation(on)

@@ -1,0 +1,150 @@
+"""Topic 6 view: one encoder block — stage norms, per-token norms, input / middle / output.
+
+Controls: Post-LN or Pre-LN, GELU or ReLU, and d_ff (4·d_model unless unticked; 0 is refused
+with the core's message). Left: mean per-token norm of every stage as horizontal bars, in
+computation order. Right: the same norms per token (stages × tokens). Bottom: x, the first
+sub-layer's result h and the block output (n × d_model, one diverging scale each).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
+
+from ...core.topics import EncoderConfig, EncoderResult, encoder_block
+from ...core.topics.encoder import MAX_D_FF
+from ..fonts import ui_font
+from .base import TopicView
+from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, diverging_levels,
+                      plot_pt, set_plot_title)
+
+BAR_COLOUR = "#1f5fbf"
+NORM_COLOURS = "viridis"
+
+
+def compute_encoder(config, norm_first: bool, activation: str, d_ff) -> EncoderResult:
+    return encoder_block(EncoderConfig(config, norm_first=norm_first, activation=activation,
+                                       d_ff=d_ff))
+
+
+class EncoderView(TopicView):
+    key = "encoder"
+
+    def build(self) -> None:
+        self.norm_combo = QComboBox()
+        self.norm_combo.addItem("Post-LN (2017)", False)
+        self.norm_combo.addItem("Pre-LN (GPT-2)", True)
+        self.act_combo = QComboBox()
+        self.act_combo.addItem("GELU", "gelu")
+        self.act_combo.addItem("ReLU", "relu")
+        self.auto_ff = QCheckBox("d_ff = 4·d_model")
+        self.auto_ff.setChecked(True)
+        self.ff_spin = QSpinBox()
+        self.ff_spin.setRange(0, MAX_D_FF)
+        self.ff_spin.setValue(32)
+        self.ff_spin.setEnabled(False)
+        self.ff_spin.setKeyboardTracking(False)
+        for w in (self.norm_combo, self.act_combo):
+            w.currentIndexChanged.connect(lambda _i: self.invalidate())
+        self.auto_ff.toggled.connect(self._on_auto_ff)
+        self.ff_spin.valueChanged.connect(lambda _v: self.invalidate())
+        for w in (QLabel("LayerNorm:"), self.norm_combo, QLabel("FFN:"), self.act_combo,
+                  self.auto_ff, QLabel("d_ff"), self.ff_spin):
+            self.controls.addWidget(w)
+        ci = self.graphics.ci
+        self.bars_plot = ci.addPlot(row=0, col=0)
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7, brush=BAR_COLOUR)
+        self.bars_plot.addItem(self.bars)
+        self.bars_plot.getViewBox().invertY(True)
+        self.bars_plot.setMenuEnabled(False)
+        self.bars_plot.hideButtons()
+        self.bars_plot.getViewBox().setMouseEnabled(False, False)
+        self.bar_texts: list[pg.TextItem] = []
+        self.token_norms = MatrixPlot()
+        ci.addItem(self.token_norms.plot, row=0, col=1, colspan=2)
+        self.stage_plots = {name: MatrixPlot() for name in ("x", "h", "output")}
+        for col, plot in enumerate(self.stage_plots.values()):
+            ci.addItem(plot.plot, row=1, col=col)
+        for col in range(3):
+            ci.layout.setColumnStretchFactor(col, 1)
+        self.block: EncoderResult | None = None
+        self.restyle(False)
+
+    def _on_auto_ff(self, auto: bool) -> None:
+        self.ff_spin.setEnabled(not auto)
+        self.invalidate()
+
+    def set_result(self, result) -> None:
+        if self.auto_ff.isChecked():
+            self.ff_spin.blockSignals(True)
+            self.ff_spin.setValue(min(4 * result.config.d_model, MAX_D_FF))
+            self.ff_spin.blockSignals(False)
+        super().set_result(result)
+
+    def request(self) -> tuple:
+        d_ff = None if self.auto_ff.isChecked() else self.ff_spin.value()
+        return (compute_encoder, self.result.config, self.norm_combo.currentData(),
+                self.act_combo.currentData(), d_ff)
+
+    def draw(self, block: EncoderResult) -> None:
+        self.block = block
+        names = block.stage_names()
+        row_norms = block.row_norms()  # (stages, n)
+        means = row_norms.mean(axis=1)  # (stages,)
+        y = np.arange(len(names))
+        self.bars.setOpts(x0=np.zeros(len(names)), y=y, width=means, height=0.7)
+        self.bars_plot.getAxis("left").setTicks([[(float(i), s) for i, s in enumerate(names)]])
+        self.bars_plot.setYRange(-0.6, len(names) - 0.4, padding=0)
+        self.bars_plot.setXRange(0, float(means.max(initial=0)) * 1.25 or 1.0, padding=0)
+        self._label_bars(means)
+        cfg = block.config
+        mode = "Pre-LN" if cfg.norm_first else "Post-LN"
+        set_plot_title(self.bars_plot,
+                       f"mean ‖token‖ per stage · {mode}, {cfg.activation.upper()}, "
+                       f"d_ff {cfg.ffn_width}  (√d_model = {np.sqrt(cfg.attention.d_model):.2f})",
+                       plot_pt(self.presentation) + 1)
+        tokens = cfg.attention.tokens
+        self.token_norms.set_matrix(row_norms, (0.0, float(row_norms.max(initial=0)) or 1.0),
+                                    NORM_COLOURS, row_labels=names, col_labels=tokens,
+                                    title="‖token‖ per stage and token",
+                                    values=row_norms.size <= 64, fmt="{:.1f}",
+                                    literal_row_labels=True)
+        middle = names[3]  # "x + attention" (Post-LN) / "h = x + attention" (Pre-LN)
+        if not cfg.norm_first:
+            middle = "h = LN(x + attention)"
+        shown = {"x": ("x (input)", block.stage("x")), "h": (middle, block.stage(middle)),
+                 "output": ("block output", block.output)}
+        for key, (title, arr) in shown.items():
+            self.stage_plots[key].set_matrix(arr, diverging_levels(arr), DIVERGING,
+                                             row_labels=tokens,
+                                             title=f"{title} ({arr.shape[0]}, {arr.shape[1]})")
+
+    def _label_bars(self, means: np.ndarray) -> None:
+        for item in self.bar_texts:
+            self.bars_plot.removeItem(item)
+        self.bar_texts = []
+        font = ui_font(plot_pt(self.presentation))
+        for i, v in enumerate(means):
+            item = pg.TextItem(f"{v:.2f}", color=FOREGROUND, anchor=(0, 0.5))
+            item.setFont(font)
+            item.setPos(float(v), float(i))
+            self.bars_plot.addItem(item)
+            self.bar_texts.append(item)
+
+    def bar_values(self) -> np.ndarray:
+        """The bar lengths as drawn (tests)."""
+        return np.asarray(self.bars.opts["width"], dtype=float)
+
+    def restyle(self, on: bool) -> None:
+        pt = plot_pt(on)
+        for name in ("left", "bottom"):
+            axis = self.bars_plot.getAxis(name)
+            axis.setStyle(tickFont=ui_font(pt))
+            axis.setPen(pg.mkPen(FOREGROUND, width=2 if on else 1))
+            axis.setTextPen(pg.mkPen(FOREGROUND))
+        self.auto_ff.setStyleSheet(checkbox_style(on))
+        for plot in [self.token_norms, *self.stage_plots.values()]:
+            plot.set_presentation(on)
+        if self.block is not None:
+            self.draw(self.block)

@@ -1,0 +1,101 @@
+"""Topic 4 view: padding mask, causal mask, their AND, and one head's weights side by side.
+
+Rows with no open key are outlined in red on the combined mask and on the weights, and the
+message line says, per such row, why it is empty and what the app does (weights 0, no NaN).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QLabel, QSpinBox
+
+from ...core.topics import mask_layers
+from .base import TopicView
+from .texts import NOTES, note
+from .widgets import MatrixPlot, mask_colormap
+
+MAX_EXPLAINED_ROWS = 4
+
+
+def compute_masks(result):
+    return result, mask_layers(result.config)
+
+
+class MasksView(TopicView):
+    key = "masks"
+
+    def build(self) -> None:
+        self.head_spin = QSpinBox()
+        self.head_spin.setRange(0, 0)
+        self.head_spin.valueChanged.connect(self._draw_weights)
+        for w in (QLabel("가중치 헤드 · weights of head"), self.head_spin):
+            self.controls.addWidget(w)
+        self.plots = {name: MatrixPlot() for name in ("padding", "causal", "combined", "weights")}
+        for i, plot in enumerate(self.plots.values()):
+            self.graphics.ci.addItem(plot.plot, row=i // 2, col=i % 2)
+        self.layers = None
+        self.shown = None
+
+    def request(self) -> tuple:
+        return (compute_masks, self.result)
+
+    def _colormap(self) -> str:
+        view = getattr(self.state, "view", None)
+        return view.colormap if view is not None else "viridis"
+
+    def draw(self, data) -> None:
+        result, layers = data
+        self.shown, self.layers = result, layers
+        tokens = layers.tokens
+        cfg = result.config
+        pad = ", ".join(str(p) for p in sorted(cfg.padding)) or "none"
+        titles = {
+            "padding": f"padding mask (keys {pad}) · pale = open, dark = masked",
+            "causal": "causal mask" + ("" if cfg.causal else " (off: all open)"),
+            "combined": "combined = padding AND causal",
+        }
+        empty = np.flatnonzero(layers.empty_rows)
+        for name in ("padding", "causal", "combined"):
+            plot = self.plots[name]
+            plot.set_matrix(getattr(layers, name).astype(float), (0.0, 1.0), mask_colormap(),
+                            row_labels=tokens, col_labels=tokens, title=titles[name])
+            plot.set_axis_labels("query", "key")
+        self.plots["combined"].set_outlined_rows(empty)
+        self.head_spin.blockSignals(True)
+        self.head_spin.setRange(0, cfg.n_heads - 1)
+        self.head_spin.blockSignals(False)
+        self._draw_weights()
+        self.show_message(self.empty_row_text())
+
+    def empty_row_text(self) -> str:
+        layers = self.layers
+        if layers is None:
+            return ""
+        rows = np.flatnonzero(layers.empty_rows)
+        if not rows.size:
+            return note("no_empty_row")
+        korean = NOTES["empty_row"][1]
+        lines = [f"{layers.reasons[int(r)]}  /  {korean.format(row=int(r), token=layers.tokens[r])}"
+                 for r in rows[:MAX_EXPLAINED_ROWS]]
+        if rows.size > MAX_EXPLAINED_ROWS:
+            lines.append(f"… and {rows.size - MAX_EXPLAINED_ROWS} more rows like these")
+        return "\n".join(lines)
+
+    def _draw_weights(self, *_):
+        result = self.shown
+        if result is None:
+            return
+        head = min(self.head_spin.value(), result.config.n_heads - 1)
+        n = result.config.n_tokens
+        plot = self.plots["weights"]
+        plot.set_matrix(result.weights[head], (0.0, 1.0), self._colormap(), row_labels=result.tokens,
+                        col_labels=result.tokens, values=n * n <= 96,
+                        value_cells=result.mask & ~result.empty_rows[:, None],
+                        title=f"head {head}: weights (rows sum to 1, masked = 0)")
+        plot.set_mask(result.mask)
+        plot.set_outlined_rows(np.flatnonzero(result.empty_rows))
+        plot.set_axis_labels("query", "key")
+
+    def restyle(self, on: bool) -> None:
+        for plot in self.plots.values():
+            plot.set_presentation(on)

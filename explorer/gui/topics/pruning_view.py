@@ -1,0 +1,171 @@
+"""Topic 5 view: per-head importance, a head mask to toggle, and ‖Δoutput‖ live.
+
+Importance (‖head_out_h · W_O[rows of h]‖) and mean entropy are bar charts, kept heads in
+colour and pruned ones grey. Below: the full output, the pruned output and their difference
+(n × d_model, one diverging scale). Toggling a head recomputes only the pruned output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QScrollArea, QWidget
+
+from ...core.topics import HeadImportance, PruneResult, head_importance, prune_heads
+from ..fonts import ui_font
+from .base import TopicView
+from .texts import note
+from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, diverging_levels, plot_pt,
+                      set_plot_title, text_pt)
+
+KEPT_COLOUR, PRUNED_COLOUR = "#1f5fbf", "#c8c8c8"
+BOXES_PER_ROW = 16
+
+
+@dataclass(frozen=True)
+class PruningData:
+    result: object
+    importance: HeadImportance
+    pruned: PruneResult
+
+
+def compute_pruning(result, head_mask, importance=None) -> PruningData:
+    if importance is None:
+        importance = head_importance(result)
+    return PruningData(result, importance, prune_heads(result, head_mask))
+
+
+class PruningView(TopicView):
+    key = "pruning"
+
+    def build(self) -> None:
+        self.boxes: list[QCheckBox] = []
+        self.box_panel = QWidget()
+        self.box_grid = QGridLayout(self.box_panel)
+        self.box_grid.setContentsMargins(0, 0, 0, 0)
+        self.box_grid.setHorizontalSpacing(14)
+        self.box_grid.setColumnStretch(BOXES_PER_ROW, 1)
+        self.scroll = scroll = QScrollArea()
+        scroll.setWidget(self.box_panel)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.all_on = QPushButton("모두 켜기 · all on")
+        self.all_on.clicked.connect(lambda: self.set_head_mask(np.ones(len(self.boxes), bool)))
+        self.delta_label = QLabel("")
+        for w in (QLabel("헤드 · heads:"), scroll, self.all_on):
+            self.controls.addWidget(w)
+        self.controls.setStretchFactor(scroll, 1)
+        ci = self.graphics.ci
+        self.delta_item = pg.LabelItem("", justify="left")
+        ci.addItem(self.delta_item, row=0, col=0, colspan=3)
+        self.importance_plot = ci.addPlot(row=1, col=0)
+        self.entropy_plot = ci.addPlot(row=1, col=1, colspan=2)
+        self.importance_bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+        self.entropy_bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+        self.importance_plot.addItem(self.importance_bars)
+        self.entropy_plot.addItem(self.entropy_bars)
+        for plot in (self.importance_plot, self.entropy_plot):
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.getViewBox().setMouseEnabled(False, False)
+        self.outputs = {name: MatrixPlot() for name in ("full", "pruned", "delta")}
+        for col, plot in enumerate(self.outputs.values()):
+            ci.addItem(plot.plot, row=2, col=col)
+        ci.layout.setRowStretchFactor(1, 2)
+        ci.layout.setRowStretchFactor(2, 3)
+        self.data: PruningData | None = None
+        self._importance_for = None  # the result `importance` was computed for
+        self.restyle(False)
+
+    # -- head mask --------------------------------------------------------------------------
+    def head_mask(self) -> np.ndarray:
+        return np.array([box.isChecked() for box in self.boxes], dtype=bool)
+
+    def set_head_mask(self, mask) -> None:
+        for box, on in zip(self.boxes, mask):
+            box.blockSignals(True)
+            box.setChecked(bool(on))
+            box.blockSignals(False)
+        self.invalidate()
+
+    def _ensure_boxes(self, heads: int) -> None:
+        if len(self.boxes) == heads:
+            return
+        for box in self.boxes:
+            box.deleteLater()
+        self.boxes = []
+        for h in range(heads):
+            box = QCheckBox(str(h))
+            box.setChecked(True)
+            box.setFont(ui_font(text_pt(self.presentation)))
+            box.toggled.connect(lambda _on: self.invalidate())
+            self.box_grid.addWidget(box, h // BOXES_PER_ROW, h % BOXES_PER_ROW)
+            self.boxes.append(box)
+        self._fit_boxes()
+
+    def _fit_boxes(self) -> None:
+        """Show up to three rows of check boxes; scroll for more."""
+        self.box_panel.setStyleSheet(checkbox_style(self.presentation))
+        rows = min(3, max(1, -(-len(self.boxes) // BOXES_PER_ROW)))
+        row_px = max((b.sizeHint().height() for b in self.boxes), default=20)
+        self.scroll.setFixedHeight(rows * (row_px + self.box_grid.verticalSpacing()) + 4)
+
+    # -- compute / draw ---------------------------------------------------------------------
+    def set_result(self, result) -> None:
+        self._ensure_boxes(result.config.n_heads)
+        super().set_result(result)
+
+    def request(self) -> tuple:
+        data = self.data
+        known = data.importance if data is not None and data.result is self.result else None
+        return (compute_pruning, self.result, self.head_mask(), known)
+
+    def draw(self, data: PruningData) -> None:
+        self.data = data
+        imp, pruned = data.importance, data.pruned
+        heads = np.arange(len(imp.contribution_norm))
+        brushes = [pg.mkBrush(KEPT_COLOUR if k else PRUNED_COLOUR) for k in pruned.head_mask]
+        self.importance_bars.setOpts(x=heads, height=imp.contribution_norm, brushes=brushes)
+        self.entropy_bars.setOpts(x=heads, height=imp.mean_entropy, brushes=brushes)
+        for plot in (self.importance_plot, self.entropy_plot):
+            plot.getAxis("bottom").setTicks([[(float(h), str(h)) for h in heads]])
+            plot.setXRange(-0.6, len(heads) - 0.4, padding=0)
+        self.importance_plot.setYRange(0, float(imp.contribution_norm.max(initial=0)) * 1.1 or 1.0)
+        self.entropy_plot.setYRange(0, float(imp.mean_entropy.max(initial=0)) * 1.1 or 1.0)
+        levels = diverging_levels(pruned.full_output, pruned.output)
+        tokens = data.result.tokens
+        kept = int(pruned.head_mask.sum())
+        self.outputs["full"].set_matrix(pruned.full_output, levels, DIVERGING, row_labels=tokens,
+                                        title="full output (all heads)")
+        self.outputs["pruned"].set_matrix(pruned.output, levels, DIVERGING, row_labels=tokens,
+                                          title=f"pruned output ({kept} of {len(heads)} heads)")
+        self.outputs["delta"].set_matrix(pruned.delta, levels, DIVERGING, row_labels=tokens,
+                                         title="Δoutput = pruned − full")
+        self.delta_text = (f"‖Δoutput‖ = {pruned.delta_norm:.4g}   "
+                           f"({100 * pruned.relative:.1f}% of ‖output‖ = "
+                           f"{np.linalg.norm(pruned.full_output):.4g})")
+        self.delta_item.setText(self.delta_text, color=FOREGROUND, bold=True,
+                                size=f"{plot_pt(self.presentation) + 5}pt")
+        self.show_message(note("all_pruned") if pruned.all_pruned else "")
+
+    def restyle(self, on: bool) -> None:
+        pt = plot_pt(on)
+        label = {"color": FOREGROUND, "font-size": f"{pt}pt"}
+        set_plot_title(self.importance_plot, "importance ‖head_out_h · W_O[rows of h]‖", pt + 1)
+        set_plot_title(self.entropy_plot, "mean softmax entropy (nats; low = sharp)", pt + 1)
+        for plot in (self.importance_plot, self.entropy_plot):
+            plot.setLabel("bottom", "head", **label)
+            for name in ("left", "bottom"):
+                axis = plot.getAxis(name)
+                axis.setStyle(tickFont=ui_font(pt))
+                axis.setPen(pg.mkPen(FOREGROUND, width=2 if on else 1))
+                axis.setTextPen(pg.mkPen(FOREGROUND))
+        for plot in self.outputs.values():
+            plot.set_presentation(on)
+        for box in self.boxes:
+            box.setFont(ui_font(text_pt(on)))
+        self._fit_boxes()
+        if self.data is not None:
+            self.draw(self.data)

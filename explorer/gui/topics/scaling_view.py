@@ -1,0 +1,250 @@
+"""Topic 2 view: raw vs scaled score histograms, variances next to d_head, and a d_model sweep.
+
+Top: histograms of every allowed q·k (all heads pooled) before and after ÷√d_head, and a
+table per head: d_head, Var(raw), Var(scaled), the prediction d_head·Var(q)·Var(k), mean
+max weight and mean entropy of the softmax actually used. Bottom: the sweep over d_model
+8 … 1024 (mean over 4 seeds) of mean max weight or entropy, scaled and unscaled, for the
+course's weights or unit-variance ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from ...core.topics import d_model_sweep, histogram, score_statistics
+from ...core.topics.scaling import ScoreStats, SweepResult
+from ..fonts import ui_font
+from .base import TopicView
+from .texts import NOTES
+from .widgets import FOREGROUND, plot_pt, set_plot_title, text_pt
+
+SWEEP_SEEDS = 4
+SWEEP_MAX_TOKENS = 128  # the sweep uses at most this many tokens (it is about d_model)
+SCALED_PEN = ("#1f5fbf", Qt.PenStyle.SolidLine)
+UNSCALED_PEN = ("#d0541c", Qt.PenStyle.DashLine)
+MEASURES = {"max_weight": "평균 최대 가중치 · mean max weight",
+            "entropy": "평균 엔트로피 · mean entropy (nats)"}
+AXIS_LABELS = {"max_weight": "mean max weight", "entropy": "mean entropy (nats)"}
+TABLE_COLUMNS = ("head", "Var(q·k)", "Var(q·k/√d)", "max w̄", "H̄")
+_SWEEPS: dict[tuple, SweepResult] = {}  # finished sweeps by their inputs (touched on the worker)
+
+
+@dataclass(frozen=True)
+class ScalingData:
+    stats: ScoreStats
+    raw_hist: tuple[np.ndarray, np.ndarray]     # (edges, counts)
+    scaled_hist: tuple[np.ndarray, np.ndarray]
+    sweep: SweepResult | None
+    d_model: int
+    scaled: bool
+
+
+def sweep_key(config, init: str) -> tuple:
+    n = min(config.n_tokens, SWEEP_MAX_TOKENS)
+    padding = frozenset(p for p in config.padding if p < n)
+    return (n, config.n_heads, config.seed, config.causal, padding, init, SWEEP_SEEDS)
+
+
+def compute_scaling(result, init: str, should_stop=None) -> ScalingData | None:
+    """Everything the view draws (worker thread). The sweep is reused when its inputs match."""
+    stats = score_statistics(result)
+    key = sweep_key(result.config, init)
+    sweep = _SWEEPS.get(key)
+    if sweep is None:
+        n, heads, seed, causal, padding, init, seeds = key
+        try:
+            sweep = d_model_sweep(n, heads, seed, n_seeds=seeds, init=init, causal=causal,
+                                  padding=padding, should_stop=should_stop)
+        except ValueError:  # no sweep width divisible by this head count: histograms only
+            sweep = None
+        else:
+            if sweep is None:
+                return None  # superseded
+            if len(_SWEEPS) > 16:
+                _SWEEPS.clear()
+            _SWEEPS[key] = sweep
+    raw = np.concatenate(stats.raw) if stats.raw else np.zeros(0)
+    scaled = np.concatenate(stats.scaled) if stats.scaled else np.zeros(0)
+    bins = int(np.clip(1.5 * np.sqrt(raw.size), 8, 60))
+    return ScalingData(stats, histogram(raw, bins), histogram(scaled, bins), sweep,
+                       result.config.d_model, result.config.scaled)
+
+
+compute_scaling.cancellable = True
+
+
+class ScalingView(TopicView):
+    key = "scaling"
+
+    def build(self) -> None:
+        self.measure = QComboBox()
+        for key, label in MEASURES.items():
+            self.measure.addItem(label, key)
+        self.init = QComboBox()
+        for key in ("unit", "course"):
+            en, ko = NOTES[f"sweep_{key}"]
+            self.init.addItem(f"{ko} · {en}", key)
+        self.measure.currentIndexChanged.connect(lambda _i: self.restyle(self.presentation))
+        self.init.currentIndexChanged.connect(lambda _i: self.invalidate())
+        for w in (QLabel("스윕 · sweep:"), self.measure, self.init):
+            self.controls.addWidget(w)
+        self.table = QTableWidget(0, len(TABLE_COLUMNS))
+        self.table.setHorizontalHeaderLabels(TABLE_COLUMNS)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        side = QWidget()
+        column = QVBoxLayout(side)
+        column.setContentsMargins(4, 0, 4, 0)
+        column.addWidget(self.summary)
+        column.addWidget(self.table, 1)
+        self.body.addWidget(side)
+        ci = self.graphics.ci
+        self.raw_plot = ci.addPlot(row=0, col=0)
+        self.scaled_plot = ci.addPlot(row=0, col=1)
+        self.sweep_plot = ci.addPlot(row=1, col=0, colspan=2)
+        self.raw_curve = self.raw_plot.plot(stepMode="center", fillLevel=0,
+                                            brush=(208, 84, 28, 120), pen=pg.mkPen(UNSCALED_PEN[0]))
+        self.scaled_curve = self.scaled_plot.plot(stepMode="center", fillLevel=0,
+                                                  brush=(31, 95, 191, 120),
+                                                  pen=pg.mkPen(SCALED_PEN[0]))
+        self.sweep_plot.addLegend(offset=(10, 5), brush=pg.mkBrush(255, 255, 255, 230),
+                                  labelTextColor=FOREGROUND)
+        self.sweep_scaled = self.sweep_plot.plot(name="÷√d_head (scaled)", symbol="o")
+        self.sweep_unscaled = self.sweep_plot.plot(name="no scaling", symbol="s")
+        self.uniform_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#888888", style=Qt.PenStyle.DotLine))
+        self.current_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#555555", width=1))
+        self.sweep_plot.addItem(self.uniform_line)
+        self.sweep_plot.addItem(self.current_line)
+        self.uniform_text = pg.TextItem("균등 · uniform", color="#666666", anchor=(1, 1))
+        self.current_text = pg.TextItem("", color="#444444", anchor=(0, 0))
+        self.sweep_plot.addItem(self.uniform_text)
+        self.sweep_plot.addItem(self.current_text)
+        for plot in (self.raw_plot, self.scaled_plot, self.sweep_plot):
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.getViewBox().setMouseEnabled(False, False)
+        self.data: ScalingData | None = None
+        self.restyle(False)
+
+    def request(self) -> tuple:
+        return (compute_scaling, self.result, self.init.currentData())
+
+    def draw(self, data: ScalingData | None) -> None:
+        if data is None:
+            return
+        self.data = data
+        s = data.stats
+        edges, counts = data.raw_hist
+        self.raw_curve.setData(edges, counts)
+        edges, counts = data.scaled_hist
+        self.scaled_curve.setData(edges, counts)
+        raw_var = float(np.var(np.concatenate(s.raw))) if s.raw else 0.0
+        used = " ← softmax" if not data.scaled else ""
+        set_plot_title(self.raw_plot, f"raw q·k  (Var {raw_var:.3g}, d_head {s.d_head}){used}",
+                       self._title_pt())
+        used = " ← softmax" if data.scaled else ""
+        set_plot_title(self.scaled_plot, f"q·k / √d_head  (Var {raw_var / s.d_head:.3g}){used}",
+                       self._title_pt())
+        self._fill_table(s)
+        self._redraw_sweep()
+
+    def _fill_table(self, s: ScoreStats) -> None:
+        heads = len(s.raw_variance)
+        self.table.setRowCount(heads)
+        for h in range(heads):
+            cells = (str(h), f"{s.raw_variance[h]:.4g}", f"{s.scaled_variance[h]:.4g}",
+                     f"{s.max_weight[h]:.3f}", f"{s.entropy[h]:.3f}")
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(h, c, item)
+        self.table.resizeColumnsToContents()
+        width = sum(self.table.columnWidth(c) for c in range(self.table.columnCount()))
+        self.table.setFixedWidth(width + 2 * self.table.frameWidth()
+                                 + self.table.verticalScrollBar().sizeHint().width())
+        self.summary.setFixedWidth(self.table.width())
+        self.summary.setText(
+            f"d_head = {s.d_head}\n"
+            f"Var(q) = {s.q_variance:.4g}, Var(k) = {s.k_variance:.4g}\n"
+            f"예측 · predicted Var(q·k) = d_head·Var(q)·Var(k) = {s.predicted_raw_variance:.4g}\n"
+            f"균등 분포 · uniform: max w = 1/n, "
+            f"H = log n = {s.max_entropy:.3f}")
+
+    def _redraw_sweep(self, *_):
+        data = self.data
+        if data is None:
+            return
+        sweep = data.sweep
+        measure = self.measure.currentData()
+        if sweep is None:
+            self.sweep_scaled.setData([], [])
+            self.sweep_unscaled.setData([], [])
+            set_plot_title(self.sweep_plot, "no sweep: the head count divides no d_model in 8 … 1024",
+                           self._title_pt())
+            return
+        x = np.log2(sweep.d_models)
+        self.sweep_scaled.setData(x, sweep.series(measure, True))
+        self.sweep_unscaled.setData(x, sweep.series(measure, False))
+        uniform = 1.0 / sweep.n_tokens if measure == "max_weight" else sweep.max_entropy
+        self.uniform_line.setValue(uniform)
+        self.uniform_text.setPos(float(x[-1]), uniform)
+        self.current_line.setValue(np.log2(data.d_model))
+        self.current_text.setText(f" now: d_model {data.d_model}")
+        self.current_text.setPos(float(np.log2(data.d_model)), 0.0)
+        self.current_text.setAnchor((0, 1))
+        self.sweep_plot.getAxis("bottom").setTicks([[(float(v), str(int(d))) for v, d in
+                                                     zip(x, sweep.d_models)]])
+        # headroom above the data for the legend (top-left)
+        top = 1.3 if measure == "max_weight" else max(sweep.max_entropy * 1.4, 0.1)
+        self.sweep_plot.setYRange(0, top, padding=0)
+        init = NOTES[f"sweep_{sweep.init}"][0]
+        set_plot_title(self.sweep_plot,
+                       f"d_model sweep · {sweep.n_tokens} tokens, {sweep.n_heads} heads, "
+                       f"{len(sweep.seeds)} seeds, {init}", self._title_pt())
+
+    def sweep_curves(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """{"scaled": (x, y), "unscaled": (x, y)} as drawn (tests)."""
+        return {"scaled": self.sweep_scaled.getData(), "unscaled": self.sweep_unscaled.getData()}
+
+    def table_text(self) -> list[list[str]]:
+        return [[self.table.item(r, c).text() for c in range(self.table.columnCount())]
+                for r in range(self.table.rowCount())]
+
+    def _title_pt(self) -> float:
+        return plot_pt(self.presentation) + 1
+
+    def restyle(self, on: bool) -> None:
+        pt = plot_pt(on)
+        width = 3 if on else 2
+        self.sweep_scaled.setPen(pg.mkPen(SCALED_PEN[0], width=width, style=SCALED_PEN[1]))
+        self.sweep_scaled.setSymbolBrush(SCALED_PEN[0])
+        self.sweep_unscaled.setPen(pg.mkPen(UNSCALED_PEN[0], width=width, style=UNSCALED_PEN[1]))
+        self.sweep_unscaled.setSymbolBrush(UNSCALED_PEN[0])
+        for plot in (self.raw_plot, self.scaled_plot, self.sweep_plot):
+            for name in ("left", "bottom"):
+                axis = plot.getAxis(name)
+                axis.setStyle(tickFont=ui_font(pt))
+                axis.setPen(pg.mkPen(FOREGROUND, width=2 if on else 1))
+                axis.setTextPen(pg.mkPen(FOREGROUND))
+        label = {"color": FOREGROUND, "font-size": f"{pt}pt"}
+        self.raw_plot.setLabel("bottom", "q·k", **label)
+        self.raw_plot.setLabel("left", "count", **label)
+        self.scaled_plot.setLabel("bottom", "q·k / √d_head", **label)
+        self.sweep_plot.setLabel("bottom", "d_model", **label)
+        self.sweep_plot.setLabel("left", AXIS_LABELS[self.measure.currentData()], **label)
+        for _sample, text in self.sweep_plot.legend.items:
+            text.setText(text.text, size=f"{pt}pt", color=FOREGROUND)
+        for item in (self.uniform_text, self.current_text):
+            item.setFont(ui_font(pt))
+        self.table.setFont(ui_font(text_pt(on) - 1))
+        self.summary.setFont(ui_font(text_pt(on) - 1))
+        if self.data is not None:
+            self.draw(self.data)

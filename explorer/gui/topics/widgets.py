@@ -1,0 +1,312 @@
+"""Pieces every topic view shares: the explanation box and a labelled matrix heatmap.
+
+`MatrixPlot` draws one matrix row-major (row 0 at the top, cell (r, c) centred at x=c, y=r),
+with token or index tick labels, an optional outlined column band, outlined rows and value
+labels for small matrices. Signed matrices use a diverging map with symmetric levels, so
+0 is always the neutral middle colour.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from ..colormaps import get_colormap
+from ..fonts import ui_font
+from .texts import TopicText
+
+FOREGROUND = "#222222"
+DIVERGING = "CET-D1"           # blue - white - red, perceptually balanced (ships with pyqtgraph)
+BAND_COLOUR = "#000000"
+EMPTY_ROW_COLOUR = "#c82828"
+MASK_RGBA = (190, 190, 190, 235)  # masked cells: neutral grey, in no colormap's range
+MASKED_RGB, OPEN_RGB = (70, 70, 70), (222, 235, 247)  # mask pictures: dark = masked, pale = open
+MAX_VALUE_CELLS = 96           # value labels only on matrices this small (TextItems are slow)
+MAX_TICK_LABEL_CHARS = 8
+
+
+def text_pt(presentation: bool) -> float:
+    return 16 if presentation else 10
+
+
+def plot_pt(presentation: bool) -> float:
+    return 14 if presentation else 9
+
+
+def mask_colormap() -> pg.ColorMap:
+    """Two colours for boolean masks: 0 (masked) dark grey, 1 (may attend) pale blue."""
+    return pg.ColorMap([0.0, 0.5, 0.5001, 1.0], [MASKED_RGB, MASKED_RGB, OPEN_RGB, OPEN_RGB])
+
+
+def resolve_colormap(cmap) -> pg.ColorMap:
+    """A ColorMap from a ColorMap, an app colormap name, or a pyqtgraph map name (CET-…)."""
+    if isinstance(cmap, pg.ColorMap):
+        return cmap
+    try:
+        return get_colormap(cmap)
+    except KeyError:
+        return pg.colormap.get(cmap)
+
+
+def diverging_levels(*arrays: np.ndarray) -> tuple[float, float]:
+    """Symmetric (-a, a) covering every array (a > 0 even for all-zero input)."""
+    a = max((float(np.max(np.abs(x))) for x in arrays if np.size(x)), default=0.0)
+    a = a if a > 0 and math.isfinite(a) else 1.0
+    return -a, a
+
+
+def short_label(token: str, max_chars: int = MAX_TICK_LABEL_CHARS, literal: bool = False) -> str:
+    """A tick label: blanks shown as ␣ (tokens) unless `literal`, long ones cut with …"""
+    text = (str(token) if literal else str(token).replace(" ", "␣")) or "∅"
+    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
+
+def tick_levels(labels, max_chars: int = MAX_TICK_LABEL_CHARS,
+                literal: bool = False) -> list[list[tuple[float, str]]]:
+    """[major, minor]: every k-th label first (k keeps <= 8), the rest where they fit
+    (pyqtgraph draws a finer level only while its labels do not collide)."""
+    n = len(labels)
+    step = max(1, math.ceil(n / 8))
+    major = [(float(i), short_label(labels[i], max_chars, literal)) for i in range(0, n, step)]
+    minor = [(float(i), short_label(labels[i], max_chars, literal)) for i in range(n) if i % step]
+    return [major, minor]
+
+
+class ExplanationBox(QFrame):
+    """The topic's title and its explanation in Korean and English; can be folded away."""
+
+    def __init__(self, text: TopicText, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.topic = text
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("topic_explanation")
+        self.setStyleSheet("#topic_explanation { background: #f6f7f9; }")
+        self.toggle = QToolButton()
+        self.toggle.setCheckable(True)
+        self.toggle.setChecked(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow)
+        self.toggle.setText(text.menu_title)
+        self.toggle.setAutoRaise(True)
+        self.ko = self._body(text.body_ko)
+        self.en = self._body(text.body_en)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 6)
+        layout.setSpacing(4)
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.ko)
+        layout.addWidget(self.en)
+        self.toggle.toggled.connect(self._fold)
+        self.set_presentation(False)
+
+    @staticmethod
+    def _body(text: str) -> QLabel:
+        label = QLabel(text)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return label
+
+    def _fold(self, shown: bool) -> None:
+        self.ko.setVisible(shown)
+        self.en.setVisible(shown)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    def text(self) -> str:
+        """Everything the box says (tests)."""
+        return "\n".join((self.toggle.text().replace("&&", "&"), self.ko.text(), self.en.text()))
+
+    def set_presentation(self, on: bool) -> None:
+        pt = text_pt(on)
+        self.toggle.setFont(ui_font(pt + 1, bold=True))
+        self.ko.setFont(ui_font(pt))
+        self.en.setFont(ui_font(pt - 1))
+        self.en.setStyleSheet("color: #444444;")
+
+
+def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:
+    """Set a PlotItem title that never forces the layout wider than the window
+    (pyqtgraph's LabelItem makes its text width the item's minimum width)."""
+    label = plot.titleLabel
+    if not getattr(label, "_width_freed", False):
+        label.updateMin = lambda: _update_min_without_width(label)  # resizeEvent calls it too
+        label._width_freed = True
+    plot.setTitle(title, size=f"{pt}pt", color=FOREGROUND)
+
+
+def _update_min_without_width(label: pg.LabelItem) -> None:
+    pg.LabelItem.updateMin(label)
+    _w, h = label._sizeHint[Qt.SizeHint.MinimumSize]
+    label._sizeHint[Qt.SizeHint.MinimumSize] = (0, h)
+    label.setMinimumWidth(0)
+    label.updateGeometry()
+
+
+def checkbox_style(presentation: bool) -> str:
+    """Bigger check boxes on a projector (the indicator does not follow the font)."""
+    px = 22 if presentation else 14
+    return f"QCheckBox::indicator {{ width: {px}px; height: {px}px; }}"
+
+
+def _cosmetic_pen(colour: str, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
+    pen = QPen(QColor(colour), width, style)
+    pen.setCosmetic(True)
+    return pen
+
+
+class MatrixPlot:
+    """One heatmap in a GraphicsLayout (see the module docstring)."""
+
+    def __init__(self, title: str = ""):
+        self.plot = pg.PlotItem()
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        vb = self.plot.getViewBox()
+        vb.setMouseEnabled(False, False)
+        vb.invertY(True)
+        vb.setDefaultPadding(0.0)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.overlay = pg.ImageItem(axisOrder="row-major")
+        self.overlay.setZValue(2)
+        self.plot.addItem(self.image)
+        self.plot.addItem(self.overlay)
+        self.band = QGraphicsPathItem()
+        self.rows = QGraphicsPathItem()
+        for z, item in enumerate((self.band, self.rows), start=5):
+            item.setZValue(z)
+            self.plot.addItem(item)
+        self._values: list[pg.TextItem] = []
+        self._array = np.zeros((0, 0))
+        self._title = title
+        self._presentation = False
+        self.band_cols: range | None = None
+        self.masked: np.ndarray | None = None
+        self.outlined_rows: tuple[int, ...] = ()
+        self.set_presentation(False)
+
+    # -- data -------------------------------------------------------------------------------
+    def set_matrix(self, array: np.ndarray, levels: tuple[float, float], cmap,
+                   row_labels=None, col_labels=None, title: str | None = None,
+                   values: bool = False, fmt: str = "{:.2f}", value_cells=None,
+                   literal_row_labels: bool = False) -> None:
+        """Draw `array`; `cmap` a name or ColorMap; `values` prints numbers when the matrix is
+        small, only where `value_cells` (bool, same shape) is True if given."""
+        array = np.asarray(array, dtype=float)
+        if array.ndim == 1:
+            array = array[None, :]
+        self._array = array
+        rows, cols = array.shape
+        colormap = resolve_colormap(cmap)
+        self.image.setImage(array, autoLevels=False, levels=levels)
+        self.image.setColorMap(colormap)
+        rect = QRectF(-0.5, -0.5, cols, rows)
+        self.image.setRect(rect)
+        self.plot.getViewBox().setRange(rect, padding=0.0)
+        self._set_ticks("left", row_labels if row_labels is not None else range(rows),
+                        literal=literal_row_labels)
+        self._set_ticks("bottom", col_labels if col_labels is not None else range(cols))
+        if title is not None:
+            self.set_title(title)
+        self._set_values(array if values else None, levels, colormap, fmt, value_cells)
+
+    def set_colormap_obj(self, colormap: pg.ColorMap) -> None:
+        self.image.setColorMap(colormap)
+
+    def set_mask(self, allowed: np.ndarray | None) -> None:
+        """Grey out cells where `allowed` is False (a weight of 0 alone looks like a real 0)."""
+        self.masked = None if allowed is None else ~np.asarray(allowed, dtype=bool)
+        if self.masked is None or not self.masked.any():
+            self.overlay.setVisible(False)
+            return
+        rgba = np.zeros(self.masked.shape + (4,), dtype=np.uint8)
+        rgba[self.masked] = MASK_RGBA
+        self.overlay.setImage(rgba, autoLevels=False)
+        rows, cols = self.masked.shape
+        self.overlay.setRect(QRectF(-0.5, -0.5, cols, rows))
+        self.overlay.setVisible(True)
+
+    def matrix(self) -> np.ndarray:
+        """The array drawn (tests read this back)."""
+        return self.image.image
+
+    def set_band(self, cols: range | None) -> None:
+        """Outline columns cols.start … cols.stop - 1 over every row (None: no band)."""
+        self.band_cols = cols
+        path = QPainterPath()
+        if cols is not None and len(cols):
+            path.addRect(QRectF(cols.start - 0.5, -0.5, len(cols), self._array.shape[0]))
+        self.band.setPath(path)
+
+    def set_outlined_rows(self, rows) -> None:
+        self.outlined_rows = tuple(int(r) for r in rows)
+        path = QPainterPath()
+        for r in self.outlined_rows:
+            path.addRect(QRectF(-0.5, r - 0.5, self._array.shape[1], 1.0))
+        self.rows.setPath(path)
+
+    def value_labels(self) -> list[str]:
+        return [item.textItem.toPlainText() for item in self._values]
+
+    def set_title(self, title: str) -> None:
+        self._title = title
+        set_plot_title(self.plot, title, plot_pt(self._presentation) + 1)
+
+    @property
+    def title(self) -> str:
+        return self._title
+
+    def set_axis_labels(self, left: str = "", bottom: str = "") -> None:
+        pt = plot_pt(self._presentation)
+        self._axis_labels = (left, bottom)
+        self.plot.getAxis("left").setLabel(left, color=FOREGROUND, **{"font-size": f"{pt}pt"})
+        self.plot.getAxis("bottom").setLabel(bottom, color=FOREGROUND, **{"font-size": f"{pt}pt"})
+
+    # -- looks ------------------------------------------------------------------------------
+    def set_presentation(self, on: bool) -> None:
+        self._presentation = on
+        pt = plot_pt(on)
+        for name in ("left", "bottom"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(pg.mkPen(FOREGROUND, width=2 if on else 1))
+            axis.setTextPen(pg.mkPen(FOREGROUND))
+            axis.setStyle(tickFont=ui_font(pt), tickLength=-4, autoReduceTextSpace=True,
+                          hideOverlappingLabels=True)
+        self.band.setPen(_cosmetic_pen(BAND_COLOUR, 4 if on else 2.5))
+        self.rows.setPen(_cosmetic_pen(EMPTY_ROW_COLOUR, 4 if on else 2.5, Qt.PenStyle.DashLine))
+        for item in self._values:
+            item.setFont(ui_font(pt, bold=True))
+        self.set_title(self._title)
+        if hasattr(self, "_axis_labels"):
+            self.set_axis_labels(*self._axis_labels)
+
+    def _set_ticks(self, name: str, labels, literal: bool = False) -> None:
+        labels = [str(x) for x in labels]
+        max_chars = 24 if literal else MAX_TICK_LABEL_CHARS
+        self.plot.getAxis(name).setTicks(tick_levels(labels, max_chars, literal))
+
+    def _set_values(self, array, levels, colormap, fmt, cells=None) -> None:
+        for item in self._values:
+            self.plot.removeItem(item)
+        self._values = []
+        if array is None or array.size > MAX_VALUE_CELLS:
+            return
+        lo, hi = levels
+        span = (hi - lo) or 1.0
+        rgba = colormap.map(np.clip((array.ravel() - lo) / span, 0, 1), mode="float")
+        luminance = rgba[:, :3] @ np.array([0.2126, 0.7152, 0.0722])
+        font = ui_font(plot_pt(self._presentation), bold=True)
+        for i, ((r, c), v) in enumerate(np.ndenumerate(array)):
+            if cells is not None and not cells[r, c]:
+                continue
+            colour = "#000000" if luminance[i] > 0.45 else "#ffffff"
+            item = pg.TextItem(fmt.format(v), color=colour, anchor=(0.5, 0.5))
+            item.setFont(font)
+            item.setPos(c, r)
+            item.setZValue(10)
+            self.plot.addItem(item)
+            self._values.append(item)

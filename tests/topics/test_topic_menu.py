@@ -1,0 +1,108 @@
+"""The Topics menu in the real MainWindow: each action sets its preset and shows its view."""
+
+import random
+
+import numpy as np
+import pytest
+
+from explorer.core import AttentionConfig
+from explorer.gui.main_window import MainWindow
+from explorer.gui.state import AppState
+from explorer.gui.topics import TOPICS, TopicsController
+from explorer.gui.topics.texts import TEXTS
+
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def window(qtbot):
+    state = AppState(AttentionConfig(tokens=("a", "b", "c"), d_model=16, n_heads=4, seed=9))
+    win = MainWindow(state, rng=random.Random(0))
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.waitUntil(state.is_idle, timeout=WAIT_MS)
+    yield win
+    win.close()
+    state.shutdown()
+
+
+def controller(window) -> TopicsController:
+    found = window.findChild(TopicsController)
+    assert found is not None, "MainWindow did not call install_topics_menu"
+    return found
+
+
+def open_topic(qtbot, window, key):
+    action = controller(window).actions[key]
+    assert action in window.topics_menu.actions()
+    action.trigger()
+    view = controller(window).views[key]
+    qtbot.waitUntil(lambda: window.state.is_idle() and window.state.result.config ==
+                    window.state.config and not view.runner.is_busy()
+                    and view.result is window.state.result, timeout=WAIT_MS)
+    return view
+
+
+def test_menu_has_one_action_per_topic_in_both_languages(window):
+    actions = [a for a in window.topics_menu.actions() if a.objectName().startswith("topic_")]
+    assert [a.objectName() for a in actions] == [f"topic_{t.key}" for t in TOPICS]
+    for action, topic in zip(actions, TOPICS):
+        text = TEXTS[topic.key]
+        assert action.text() == text.menu_title  # "&&" shows as "&" in a menu
+        assert text.title_ko.replace("&", "&&") in action.text()
+        assert text.title_en.replace("&", "&&") in action.text()
+
+
+@pytest.mark.parametrize("topic", TOPICS, ids=[t.key for t in TOPICS])
+def test_each_topic_sets_its_preset_and_shows_its_view(qtbot, window, topic):
+    window.state.update(backend="torch")  # the user's backend is kept
+    qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+    view = open_topic(qtbot, window, topic.key)
+    assert window.state.config == topic.preset.replace(backend="torch")
+    assert window.tabs.currentWidget() is view
+    assert window.tabs.tabText(window.tabs.currentIndex()) == TEXTS[topic.key].tab
+    assert view.explanation.isVisible() and view.explanation.ko.isVisible()
+    assert TEXTS[topic.key].body_ko in view.explanation.text()
+    assert TEXTS[topic.key].body_en in view.explanation.text()
+    assert view.result is window.state.result
+
+
+def test_views_draw_the_states_result(qtbot, window):
+    view = open_topic(qtbot, window, "qkv")
+    np.testing.assert_array_equal(view.plots["Q"].matrix(), window.state.result.q)
+    view = open_topic(qtbot, window, "masks")
+    np.testing.assert_array_equal(view.plots["weights"].matrix(), window.state.result.weights[0])
+    assert view.plots["combined"].outlined_rows == (0,)
+
+
+def test_reopening_switches_to_the_existing_tab(qtbot, window):
+    first = open_topic(qtbot, window, "cross")
+    count = window.tabs.count()
+    window.tabs.setCurrentIndex(0)
+    assert open_topic(qtbot, window, "cross") is first
+    assert window.tabs.count() == count
+    assert window.tabs.currentWidget() is first
+
+
+def test_hidden_topic_waits_until_shown(qtbot, window):
+    view = open_topic(qtbot, window, "encoder")
+    window.tabs.setCurrentIndex(0)  # heads tab: the encoder view is hidden
+    generation = view.runner.generation
+    window.state.update(seed=4)
+    qtbot.waitUntil(lambda: window.state.is_idle() and view.result is window.state.result,
+                    timeout=WAIT_MS)
+    assert view.runner.generation == generation  # nothing computed while hidden
+    with qtbot.waitSignal(view.drawn, timeout=WAIT_MS):
+        window.tabs.setCurrentWidget(view)
+    assert view.block.config.attention.seed == 4
+
+
+def test_presentation_mode_reaches_topic_views(qtbot, window):
+    view = open_topic(qtbot, window, "pruning")
+    window.state.view.presentation = True
+    assert view.presentation
+    later = open_topic(qtbot, window, "scaling")  # added while presentation is on
+    assert later.presentation
+    window.state.view.presentation = False
+    assert not view.presentation and not later.presentation

@@ -1,0 +1,98 @@
+"""TopicRunner: work runs off the GUI thread, only the newest request is delivered."""
+
+import threading
+
+import pytest
+
+from explorer.core import ConfigError
+from explorer.gui.topics.runner import TopicRunner
+
+WAIT_MS = 10_000
+
+
+@pytest.fixture
+def runner(qtbot):
+    r = TopicRunner()
+    yield r
+    r.wait()
+
+
+def test_result_arrives_in_the_gui_thread_from_another_thread(qtbot, runner):
+    seen = {}
+
+    def job(x):
+        seen["thread"] = threading.current_thread()
+        return x * 2
+
+    with qtbot.waitSignal(runner.finished, timeout=WAIT_MS) as blocker:
+        runner.submit(job, 21)
+    assert blocker.args == [42]
+    assert seen["thread"] is not threading.main_thread()
+    assert not runner.is_busy()
+
+
+def test_only_the_latest_request_is_delivered(qtbot, runner):
+    gate = threading.Event()
+    delivered = []
+    runner.finished.connect(delivered.append)
+
+    def slow(x):
+        gate.wait(5)
+        return x
+
+    runner.submit(slow, 1)          # runs, blocks on the gate
+    runner.submit(slow, 2)          # queued, then superseded: never runs
+    runner.submit(lambda x: x, 3)   # the newest
+    gate.set()
+    qtbot.waitUntil(lambda: delivered == [3], timeout=WAIT_MS)
+    runner.wait()
+    qtbot.wait(50)
+    assert delivered == [3]
+
+
+def test_config_error_becomes_a_message(qtbot, runner):
+    def bad():
+        raise ConfigError("d_ff must be between 1 and 16384, got 0")
+
+    with qtbot.waitSignal(runner.failed, timeout=WAIT_MS) as blocker:
+        runner.submit(bad)
+    assert blocker.args == ["d_ff must be between 1 and 16384, got 0"]
+
+
+def test_unexpected_exception_is_reported_not_raised(qtbot, runner, capsys):
+    with qtbot.waitSignal(runner.failed, timeout=WAIT_MS) as blocker:
+        runner.submit(lambda: 1 / 0)
+    assert blocker.args[0].startswith("ZeroDivisionError")
+
+
+def test_cancellable_job_sees_that_it_is_stale(qtbot, runner):
+    started, observed = threading.Event(), {}
+
+    def long_job(should_stop):
+        started.set()
+        for _ in range(500):
+            if should_stop():
+                observed["stopped"] = True
+                return None
+            threading.Event().wait(0.01)
+        return "finished"
+
+    runner.submit_cancellable(long_job)
+    assert started.wait(5)
+    with qtbot.waitSignal(runner.finished, timeout=WAIT_MS) as blocker:
+        runner.submit(lambda: "newer")
+    assert blocker.args == ["newer"]
+    assert observed.get("stopped")
+
+
+def test_cancel_drops_the_running_result(qtbot, runner):
+    gate = threading.Event()
+    delivered = []
+    runner.finished.connect(delivered.append)
+    runner.submit(lambda: gate.wait(5) and "late")
+    runner.cancel()
+    assert not runner.is_busy()
+    gate.set()
+    runner.wait()
+    qtbot.wait(50)
+    assert delivered == []

@@ -1,0 +1,63 @@
+"""√d_head view: histograms, the per-head table and the sweep curves are the core's numbers."""
+
+import numpy as np
+import pytest
+
+from explorer.core import PRESETS, AttentionConfig, forward
+from explorer.core.topics import d_model_sweep, histogram, score_statistics
+from explorer.gui.topics.scaling_view import SWEEP_SEEDS, ScalingView, compute_scaling
+from test_topic_support import redraw, show_view
+
+
+def test_histograms_and_table_match_the_core(qtbot):
+    result = forward(PRESETS["saturated-softmax"].config)
+    view = show_view(qtbot, ScalingView, result)
+    stats = score_statistics(result)
+    raw = np.concatenate(stats.raw)
+    x, y = view.raw_curve.getData()
+    edges, counts = histogram(raw, len(x) - 1)
+    np.testing.assert_allclose(x, edges)
+    np.testing.assert_allclose(y, counts)
+    assert y.sum() == raw.size == 2 * 16
+    sx, sy = view.scaled_curve.getData()
+    np.testing.assert_allclose(sx, edges / np.sqrt(256))
+    np.testing.assert_allclose(sy, counts)
+    rows = view.table_text()
+    assert len(rows) == 2
+    for h, row in enumerate(rows):
+        assert float(row[1]) == pytest.approx(stats.raw_variance[h], rel=1e-3)
+        assert float(row[2]) == pytest.approx(stats.scaled_variance[h], rel=1e-3)
+        assert float(row[3]) == pytest.approx(stats.max_weight[h], abs=1e-3)
+    assert "d_head = 256" in view.summary.text()
+    assert "← softmax" in view.raw_plot.titleLabel.text  # unscaled config: raw feeds softmax
+
+
+def test_sweep_curves_are_the_cores_sweep(qtbot):
+    result = forward(AttentionConfig())
+    view = show_view(qtbot, ScalingView, result)
+    assert view.init.currentData() == "unit"
+    sweep = d_model_sweep(4, 2, 1, n_seeds=SWEEP_SEEDS, init="unit")
+    curves = view.sweep_curves()
+    np.testing.assert_allclose(curves["scaled"][0], np.log2(sweep.d_models))
+    np.testing.assert_allclose(curves["scaled"][1], sweep.max_weight_scaled)
+    np.testing.assert_allclose(curves["unscaled"][1], sweep.max_weight_unscaled)
+    view.measure.setCurrentIndex(view.measure.findData("entropy"))
+    np.testing.assert_allclose(view.sweep_curves()["unscaled"][1], sweep.entropy_unscaled)
+    redraw(qtbot, view, lambda: view.init.setCurrentIndex(view.init.findData("course")))
+    course = d_model_sweep(4, 2, 1, n_seeds=SWEEP_SEEDS, init="course")
+    np.testing.assert_allclose(view.sweep_curves()["scaled"][1], course.entropy_scaled)
+    assert view.current_line.value() == pytest.approx(3.0)  # log2(8)
+
+
+def test_head_count_dividing_no_sweep_width_still_draws_histograms(qtbot):
+    result = forward(AttentionConfig(d_model=9, n_heads=3))
+    view = show_view(qtbot, ScalingView, result)
+    assert view.data.sweep is None
+    assert len(view.sweep_curves()["scaled"][0] or []) == 0
+    assert "no sweep" in view.sweep_plot.titleLabel.text
+    assert view.raw_curve.getData()[1].sum() == 3 * 16
+
+
+def test_superseded_sweep_returns_none():
+    result = forward(AttentionConfig(seed=12345))
+    assert compute_scaling(result, "course", should_stop=lambda: True) is None
