@@ -194,7 +194,7 @@ class PEPanel(QWidget):
         self.dims_edit.setText(", ".join(str(c) for c in self._dims))
 
     def _redraw_curves(self) -> None:
-        if self._result is not None:
+        if self._result is not None and not self._stale:  # a hidden, undrawn result: on show
             self.curves_view.set_table(self._table(), self._n_tokens)
 
     @property
