@@ -2,13 +2,16 @@
 
 Every control writes to ``AppState`` (``state.update``) or ``ViewState`` and listens to them with
 signal blockers, so widget and state never ping-pong. None of them computes anything.
+No style sheets here: a style sheet stops font inheritance, and presentation mode enlarges the
+panel by setting the window's font (looks are set with partial palettes/fonts instead).
 """
 
 from __future__ import annotations
 
 import random
 
-from PySide6.QtWidgets import QGroupBox, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtWidgets import QFrame, QGroupBox, QScrollArea, QVBoxLayout, QWidget
 
 from .controls_model import ModelSizeControl, SeedControl
 from .controls_options import BackendCombo, DisplayControl, SwitchesControl
@@ -51,4 +54,18 @@ class ControlPanel(QScrollArea):
         layout.addStretch(1)
         self.setWidget(inner)
         self.setWidgetResizable(True)
-        self.setMinimumWidth(300)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.fit_width()
+
+    def fit_width(self) -> None:
+        """As wide as the controls need (they never scroll sideways), e.g. after a font change."""
+        inner = self.widget()
+        inner.layout().activate()
+        needed = inner.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        self.setMinimumWidth(max(300, needed + 4))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self.fit_width)  # after the children have re-laid out

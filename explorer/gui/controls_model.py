@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QSlider, QWidget)
 
@@ -62,7 +63,9 @@ class ModelSizeControl(QWidget):
         self.d_model_value, self.heads_value = QLabel(), QLabel()
         self.divisors_label = QLabel()
         self.divisors_label.setWordWrap(True)
-        self.divisors_label.setObjectName("hint")
+        hint = self.divisors_label.palette()
+        hint.setColor(QPalette.ColorRole.WindowText, QColor("#555555"))
+        self.divisors_label.setPalette(hint)
         self.d_head_label = QLabel()
         for label in (self.d_model_value, self.heads_value):
             label.setMinimumWidth(48)

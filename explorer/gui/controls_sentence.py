@@ -8,6 +8,7 @@ good sentence stays computed.
 from __future__ import annotations
 
 from PySide6.QtCore import QMargins, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (QLabel, QLayout, QLineEdit, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget, QWidgetItem)
 
@@ -75,6 +76,18 @@ class FlowLayout(QLayout):
         return y + row_height - rect.y()
 
 
+def style_chip(chip: QToolButton, padded: bool) -> None:
+    """A padded token is dark and struck through. Partial font/palette: size still inherits."""
+    font = QFont()
+    font.setStrikeOut(padded)
+    chip.setFont(font)
+    palette = QPalette()
+    if padded:
+        palette.setColor(QPalette.ColorRole.Button, QColor("#5f5f5f"))
+        palette.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff"))
+    chip.setPalette(palette)
+
+
 class SentenceControl(QWidget):
     """QLineEdit bound to config.tokens; keeps padding positions that still exist."""
 
@@ -100,6 +113,7 @@ class SentenceControl(QWidget):
         if not self._pause.isActive() and split_sentence(self.edit.text()) != config.tokens:
             with QSignalBlocker(self.edit):
                 self.edit.setText(" ".join(config.tokens))
+                self.edit.setCursorPosition(0)  # show the start of a long sentence
         self.count_label.setText(f"n = {config.n_tokens} token{'s' if config.n_tokens != 1 else ''}")
 
     def set_text(self, text: str) -> bool:
@@ -144,6 +158,7 @@ class PaddingChips(QWidget):
         for i, chip in enumerate(self.chips):
             with QSignalBlocker(chip):
                 chip.setChecked(i in config.padding)
+            style_chip(chip, i in config.padding)
         padded = sorted(config.padding)
         text = "padding: " + (", ".join(map(str, padded)) if padded else "none (click a token)")
         if len(config.tokens) > MAX_CHIPS:

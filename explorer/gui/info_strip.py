@@ -30,8 +30,7 @@ def entropy_text(result: AttentionResult) -> str:
     shown = " · ".join(f"h{i} {e:.2f}" for i, e in enumerate(per_head[:MAX_ENTROPY_HEADS]))
     if len(per_head) > MAX_ENTROPY_HEADS:
         shown += f" … (mean {per_head.mean():.2f})"
-    uniform = math.log(result.config.n_tokens)
-    return f"entropy per head (nats, uniform = {uniform:.2f}): {shown}"
+    return f"entropy per head (nats; ln n = {math.log(result.config.n_tokens):.2f}): {shown}"
 
 
 def time_text(seconds: float) -> str:

@@ -75,6 +75,10 @@ def test_presentation_mode_enlarges_the_whole_window(qtbot, make_window):
     assert window.shortcut_actions["presentation"].isChecked()
     assert window.font().pointSizeF() == PRESENTATION_PT
     assert window.controls.sentence.edit.font().pointSizeF() == PRESENTATION_PT
+    assert window.controls.chips.chips[0].font().pointSizeF() == PRESENTATION_PT
+    assert window.controls.model_size.d_head_label.font().pointSizeF() == PRESENTATION_PT
+    qtbot.waitUntil(lambda: window.controls.minimumWidth()
+                    >= window.controls.widget().minimumSizeHint().width())
     assert window.file_menu.font().pointSizeF() == PRESENTATION_PT
     assert calls == [True]
     window.shortcut_actions["presentation"].trigger()  # Ctrl+P / F5 again: back
