@@ -381,17 +381,22 @@ def test_presentation_enlarges_text_and_lines(grid, lab3):
 
 # -- endurance -------------------------------------------------------------------------------
 def test_two_thousand_results_in_one_process(grid, qtbot):
-    """Guards against the PySide6 6.12 none_dealloc abort (dozens of repaints were enough)."""
-    pool = [make_result(n, h, causal=bool(i % 2), padding={n - 1} if i % 3 == 0 else (), seed=i)
-            for i, (n, h) in enumerate([(4, 2), (12, 4), (16, 8), (5, 1), (20, 16), (9, 3)] * 2)]
+    """Guards against the PySide6 6.12 none_dealloc abort (dozens of repaints were enough).
+
+    Every call brings a new result; the shape (tokens, heads, mask) changes every 10 calls,
+    as it would while a teacher drags sliders.
+    """
+    shapes = [(4, 2), (12, 4), (16, 8), (5, 1), (20, 16), (9, 3)]
+    pool = [[make_result(n, h, causal=bool(k % 2), padding={n - 1} if k == 2 else (), seed=k)
+             for k in range(3)] for n, h in shapes]
     for i in range(2000):
-        result = pool[i % len(pool)]
+        result = pool[(i // 10) % len(shapes)][i % 3]
         grid.set_result(result)
         if i % 100 == 0:
             grid.set_presentation(i % 200 == 0)
             assert not grid.grab().isNull()
-        elif i % 10 == 0:
-            qtbot.wait(0)
+        elif i % 5 == 0:
+            qtbot.wait(0)  # let it paint
     assert np.array_equal(grid.head_image(0), result.weights[0])
 
 
