@@ -1,4 +1,8 @@
-"""One head of the grid: a PlotItem with the weight image and the items drawn over it."""
+"""One head of the grid: a PlotItem with the weight image and the items drawn over it.
+
+The title reads "head i · H̄ x": H̄ is the mean attention entropy (nats) over the query rows that
+have any key to attend to: near 0 = each query looks at one key, ln(n) = spread evenly.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,9 @@ from PySide6.QtGui import QPainterPath
 
 from .cell_text_item import CellTextItem
 from .fonts import ui_font
-from .token_axis import TokenAxis
 from .heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, HATCH_COLOUR, CellMarksItem,
                            HeatmapImageItem, cells_path, cosmetic_pen)
+from .token_axis import TokenAxis
 
 FOREGROUND = "#222222"
 
@@ -33,10 +37,10 @@ class PanelStyle:
     @staticmethod
     def for_mode(presentation: bool) -> "PanelStyle":
         if presentation:
-            return PanelStyle(tick_pt=15, title_pt=17, value_px=24, value_min_px=12, marker_px=4, axis_px=2,
-                              title_row_px=38, overhead_px=(130, 110))
-        return PanelStyle(tick_pt=9, title_pt=10, value_px=13, value_min_px=8, marker_px=2, axis_px=1,
-                          title_row_px=24, overhead_px=(75, 75))
+            return PanelStyle(tick_pt=15, title_pt=17, value_px=24, value_min_px=12, marker_px=4,
+                              axis_px=2, title_row_px=38, overhead_px=(130, 110))
+        return PanelStyle(tick_pt=9, title_pt=10, value_px=13, value_min_px=8, marker_px=2,
+                          axis_px=1, title_row_px=24, overhead_px=(75, 75))
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,8 @@ class HeadPanel:
     """The PlotItem of one head, reused across results: set_head() only swaps data."""
 
     def __init__(self, style: PanelStyle):
-        self.plot = pg.PlotItem(axisItems={"bottom": TokenAxis("bottom"), "left": TokenAxis("left")})
+        axes = {"bottom": TokenAxis("bottom"), "left": TokenAxis("left")}
+        self.plot = pg.PlotItem(axisItems=axes)
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         vb = self.plot.getViewBox()
@@ -144,16 +149,19 @@ class HeadPanel:
                           tickLength=-4 - style.axis_px, autoReduceTextSpace=True,
                           hideOverlappingLabels=40 if name == "bottom" else False,
                           textFillLimits=[(0, 0.75 if name == "bottom" else 0.9)])
-        self.plot.getAxis("left").setLabel("query", color=FOREGROUND, **{"font-size": f"{style.tick_pt}pt"})
-        self.plot.getAxis("bottom").setLabel("key", color=FOREGROUND, **{"font-size": f"{style.tick_pt}pt"})
+        label_style = {"color": FOREGROUND, "font-size": f"{style.tick_pt}pt"}
+        self.plot.getAxis("left").setLabel("query", **label_style)
+        self.plot.getAxis("bottom").setLabel("key", **label_style)
         self.values.set_font(ui_font(style.tick_pt, bold=True), style.value_px, style.value_min_px)
         self.argmax.set_pens(_argmax_pens(style.marker_px))
-        self.empty_rows.set_pens([cosmetic_pen(EMPTY_ROW_COLOUR, style.marker_px, Qt.PenStyle.DashLine)])
+        dashed = cosmetic_pen(EMPTY_ROW_COLOUR, style.marker_px, Qt.PenStyle.DashLine)
+        self.empty_rows.set_pens([dashed])
         self.hatch.set_pens([cosmetic_pen(HATCH_COLOUR, max(1.0, style.axis_px))])
         self._apply_title()
 
     def _apply_title(self) -> None:
-        self.plot.setTitle(self._title, size=f"{self.style.title_pt}pt", color=FOREGROUND, bold=True)
+        self.plot.setTitle(self._title, size=f"{self.style.title_pt}pt", color=FOREGROUND,
+                           bold=True)
         self.plot.titleLabel.setMaximumHeight(self.style.title_row_px)
         self.plot.titleLabel.setMinimumWidth(0)  # a long title must not widen the grid off-screen
         self.plot.layout.setRowFixedHeight(0, self.style.title_row_px)

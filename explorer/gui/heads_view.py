@@ -174,7 +174,8 @@ class HeadsGrid(QWidget):
     def values_shown(self) -> bool:
         """Whether per-cell values are printed for the current result and mode."""
         if self._values_mode == "auto":
-            return self._result is not None and self._result.weights.shape[-1] <= AUTO_VALUES_MAX_TOKENS
+            n_tokens = 0 if self._result is None else self._result.weights.shape[-1]
+            return 0 < n_tokens <= AUTO_VALUES_MAX_TOKENS
         return self._values_mode == "on"
 
     def hover_text(self, head: int, query: int, key: int) -> str:
