@@ -8,11 +8,12 @@ so exporting cannot disturb what the class is looking at.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSize
-from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLabel,
-                               QLayout, QLineEdit, QWidget)
+from PySide6.QtCore import QEvent, QSize
+from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBox, QApplication,
+                               QComboBox, QLabel, QLayout, QLineEdit, QWidget)
 
 from ..core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
 from . import csv_export
@@ -21,11 +22,12 @@ from .frame import FigureFrame
 from .naming import FigureSpec, default_name, settings_title
 from .render import png_bytes, render_image, render_svg, settle
 
-HEAD_CELL = QSize(440, 420)       # logical size per head in the grid
+HEAD_CELL = QSize(400, 400)       # logical size per head in the grid
+COLOUR_BAR_WIDTH = 90
 SINGLE_HEAD = QSize(640, 600)
 PE_SIZE = QSize(1100, 760)
 KV_SIZE = QSize(1300, 660)
-GRID_MAX_COLUMNS = 4
+GRID_MAX_HEADS = 16               # HeadsGrid shows at most 16 heads (any other one by focus)
 
 
 @dataclass
@@ -49,11 +51,16 @@ class ViewOptions:
 
 
 def default_view_size(spec: FigureSpec, config: AttentionConfig) -> QSize:
-    """The logical (on-screen) size a figure gets when there is no window to copy it from."""
+    """The logical (on-screen) size a figure gets when there is no window to copy it from.
+
+    The grid is about square (heads side by side when there are two), about the size of the
+    window's heads tab for 4–9 heads; the HeadsGrid picks its own columns inside it.
+    """
     if spec.kind == "heads":
-        cols = min(config.n_heads, GRID_MAX_COLUMNS)
-        rows = -(-config.n_heads // cols)
-        return QSize(HEAD_CELL.width() * cols, HEAD_CELL.height() * rows)
+        heads = min(config.n_heads, GRID_MAX_HEADS)
+        cols = heads if heads <= 2 else math.ceil(math.sqrt(heads))
+        rows = math.ceil(heads / cols)
+        return QSize(HEAD_CELL.width() * cols + COLOUR_BAR_WIDTH, HEAD_CELL.height() * rows)
     return {"head": SINGLE_HEAD, "pe": PE_SIZE, "kv": KV_SIZE}.get(spec.kind, PE_SIZE)
 
 
@@ -199,6 +206,12 @@ def export_items(config: AttentionConfig, specs: list[FigureSpec], options: Expo
         try:
             items.append((name, figure_bytes(frame, options)))
         finally:
-            frame.close()
-            frame.deleteLater()
+            discard(frame)
     return items
+
+
+def discard(frame: QWidget) -> None:
+    """Close and delete an offscreen figure now (not at interpreter exit, where it can chatter)."""
+    frame.close()
+    frame.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -12,7 +12,7 @@ import time
 
 from PySide6.QtWidgets import QWidget
 
-from .figures import ExportOptions, ViewOptions, export_items
+from .figures import ExportOptions, ViewOptions, discard, export_items
 from .files import ExportError
 from .naming import FigureSpec, default_name, settings_title
 from .render import png_bytes, render_image, render_svg
@@ -135,6 +135,5 @@ def fresh_window_bytes(config, options: ExportOptions, size=None, timeout_s: flo
         settle(window, size or QSize(1400, 900))
         return window_bytes(window, options)
     finally:
-        window.close()
         state.shutdown()
-        window.deleteLater()
+        discard(window)

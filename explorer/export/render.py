@@ -20,6 +20,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QRegio
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QWidget
 
+from .png import encode_png
+
 MAX_PIXELS = 16384  # per side: QImage and PNG viewers cope, memory stays < 1 GiB
 SCREEN_DPI = 96
 _RENDER_FLAGS = QWidget.RenderFlag.DrawWindowBackground | QWidget.RenderFlag.DrawChildren
@@ -31,16 +33,16 @@ def settle(widget: QWidget, size: QSize | None = None) -> QWidget:
     WA_DontShowOnScreen lets `show()` run the layouts and resize events (pyqtgraph sizes
     its items there) without a window appearing, on any platform.
     """
-    if size is not None:
-        widget.resize(size)
-    if not widget.isVisible():
-        widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-        with _without_platform_chatter():
+    with _without_platform_chatter():
+        if size is not None:
+            widget.resize(size)
+        if not widget.isVisible():
+            widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
             widget.show()
-    QApplication.processEvents()
-    if widget.layout() is not None:
-        widget.layout().activate()
-    QApplication.processEvents()
+        QApplication.processEvents()
+        if widget.layout() is not None:
+            widget.layout().activate()
+        QApplication.processEvents()
     return widget
 
 
@@ -48,8 +50,9 @@ def settle(widget: QWidget, size: QSize | None = None) -> QWidget:
 def _without_platform_chatter():
     """Drop the offscreen platform's "does not support propagateSizeHints()" warning.
 
-    It is printed for every top-level widget shown on the offscreen platform and would
-    clutter the CLI's output; every other message goes where it went before.
+    The offscreen platform prints it whenever a shown top-level widget's size limits change
+    (while laying out) and it would clutter the CLI's output; every other message goes
+    where it went before.
     """
     previous = None
 
@@ -102,17 +105,8 @@ def render_image(widget: QWidget, scale: float | None = None, width: int | None 
 
 
 def png_bytes(image: QImage, description: str = "") -> bytes:
-    """The image encoded as PNG, with the settings as its Description text chunk."""
-    if description:
-        image = QImage(image)
-        image.setText("Description", description)
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        raise RuntimeError("Qt could not encode the PNG")
-    buffer.close()
-    return bytes(data)
+    """The image encoded as PNG (see png.py), with the settings as its Description text."""
+    return encode_png(image, {"Description": description} if description else None)
 
 
 def render_svg(widget: QWidget, title: str = "", description: str = "",

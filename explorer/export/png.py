@@ -1,0 +1,88 @@
+"""A small, fast PNG encoder for opaque figures (numpy + zlib, deflate on several threads).
+
+Why not QImage.save: at 4× a heads grid is 10–50 million pixels and Qt's encoder (libpng
+trying every row filter, one thread) takes most of the export time. Figures are flat colour
+areas, for which the "Up" filter alone compresses as well, and the deflate stream can be
+cut into pieces compressed in parallel (as pigz does: each piece primed with the previous
+32 KiB, joined by sync flushes), which zlib does with the GIL released.
+The output is a plain 8-bit RGB PNG any decoder reads; tests decode it with Qt.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from PySide6.QtGui import QImage
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+LEVEL = 1           # figures are flat colour: level 1 is 3× faster than 6 for ~2× the bytes
+PIECE_BYTES = 4 << 20   # below this, one piece: threads would cost more than they save
+WINDOW = 32 << 10       # deflate's window: each piece is primed with the previous 32 KiB
+MAX_THREADS = 8
+
+
+def encode_png(image: QImage, text: dict[str, str] | None = None, level: int = LEVEL,
+               threads: int | None = None) -> bytes:
+    """The image (alpha dropped) as PNG bytes, with UTF-8 text chunks and its dots per metre."""
+    rgb = image_rgb(image)  # (h, w, 3)
+    height, width, _ = rgb.shape
+    chunks = [_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))]
+    dpm_x, dpm_y = image.dotsPerMeterX(), image.dotsPerMeterY()
+    if dpm_x > 0 and dpm_y > 0:
+        chunks.append(_chunk(b"pHYs", struct.pack(">IIB", dpm_x, dpm_y, 1)))
+    for key, value in (text or {}).items():
+        chunks.append(_chunk(b"iTXt", key.encode("latin-1") + b"\0\0\0\0\0" + value.encode("utf-8")))
+    raw = up_filtered(rgb)
+    chunks.append(_chunk(b"IDAT", deflate(raw, level, threads)))
+    chunks.append(_chunk(b"IEND", b""))
+    return SIGNATURE + b"".join(chunks)
+
+
+def image_rgb(image: QImage) -> np.ndarray:
+    """(h, w, 3) uint8 copy of the image's colours."""
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    h, w = rgb.height(), rgb.width()
+    rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(h, rgb.bytesPerLine())  # (h, stride)
+    return rows[:, :w * 3].reshape(h, w, 3).copy()
+
+
+def up_filtered(rgb: np.ndarray) -> bytes:
+    """Scanlines with filter type 2 (Up): each byte minus the byte above, modulo 256."""
+    h, w, _ = rgb.shape
+    flat = rgb.reshape(h, w * 3)  # (h, 3w)
+    out = np.empty((h, w * 3 + 1), np.uint8)  # (h, 1 + 3w)
+    out[:, 0] = 2
+    out[0, 1:] = flat[0]
+    np.subtract(flat[1:], flat[:-1], out=out[1:, 1:])  # uint8 arithmetic wraps, as PNG wants
+    return out.tobytes()
+
+
+def deflate(raw: bytes, level: int = LEVEL, threads: int | None = None) -> bytes:
+    """A zlib stream of `raw`, its pieces compressed on up to `threads` threads."""
+    threads = threads or min(MAX_THREADS, os.cpu_count() or 1)
+    pieces = max(1, min(threads * 2, len(raw) // PIECE_BYTES)) if threads > 1 else 1
+    if pieces == 1:
+        return zlib.compress(raw, level)
+    view = memoryview(raw)
+    bounds = [len(raw) * i // pieces for i in range(pieces + 1)]
+
+    def piece(i: int) -> bytes:
+        start, stop = bounds[i], bounds[i + 1]
+        primer = bytes(view[max(0, start - WINDOW):start])
+        comp = zlib.compressobj(level, zlib.DEFLATED, -15, zdict=primer) if primer else \
+            zlib.compressobj(level, zlib.DEFLATED, -15)
+        last = i == pieces - 1
+        return comp.compress(view[start:stop]) + comp.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        body = b"".join(pool.map(piece, range(pieces)))
+    header = b"\x78\x9c"  # deflate, 32 KiB window, default level; (0x789c % 31 == 0)
+    return header + body + struct.pack(">I", zlib.adler32(raw))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
