@@ -79,6 +79,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
             for item in items:
                 plot.addItem(item)
         self._separators: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
+        self._separator_layout: tuple[int, int] | None = None  # (heads, d_head) drawn
         self._value_texts: list[list[pg.TextItem]] = []  # [head][key], only for small traces
         self._pad_marks: list[tuple[int, QGraphicsRectItem]] = []  # (key, hatched column)
 
@@ -100,7 +101,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         if head is not None and not 0 <= head < cfg.n_heads:
             head = None
         self._q_all = np.stack([s.q for s in trace.steps])  # (n, h, d_head)
-        self._out_levels = symmetric_levels(*(s.output for s in trace.steps))
+        self._out_levels = symmetric_levels(np.stack([s.output for s in trace.steps]))  # (n, d)
         self.w_plot.setRange(xRange=(-0.5, cfg.n_tokens - 0.5), yRange=(-0.5, cfg.n_heads - 0.5),
                              padding=0)
         set_index_ticks(self.w_plot.getAxis("bottom"), cfg.tokens)
@@ -180,11 +181,17 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.show_step(min(self.step, n - 1))
 
     def _draw_separators(self, head: int | None) -> None:
+        """Lines between heads in the concatenated view (kept while the head layout is the same)."""
+        cfg = self.trace.config
+        wanted = head is None and cfg.n_heads <= MAX_SEPARATORS
+        layout = (cfg.n_heads, cfg.d_head) if wanted else None
+        if layout == self._separator_layout:
+            return
+        self._separator_layout = layout
         for plot, line in self._separators:
             plot.removeItem(line)
         self._separators = []
-        cfg = self.trace.config
-        if head is not None or cfg.n_heads > MAX_SEPARATORS:
+        if not wanted:
             return
         for plot in (self.k_plot, self.v_plot, self.q_plot):
             for i in range(1, cfg.n_heads):

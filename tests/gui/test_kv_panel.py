@@ -174,8 +174,11 @@ def test_choosing_a_head_shows_its_cache(panel):
     trace = run_kv_cache(AttentionConfig(tokens=tuple("abcde"), d_model=12, n_heads=3))
     panel.set_trace(trace)
     panel.set_step(3)
-    panel.controls.head_combo.setCurrentIndex(2)  # "head 1"
     view = panel.cache_view
+    lines = sorted(line.value() for plot, line in view._separators if plot is view.k_plot)
+    assert lines == [3.5, 7.5]  # head boundaries in the concatenated K (d_head 4)
+    panel.controls.head_combo.setCurrentIndex(2)  # "head 1"
+    assert view._separators == []
     np.testing.assert_array_equal(view.k_item.image, trace.keys[1])
     np.testing.assert_array_equal(view.v_item.image, trace.values[1])
     np.testing.assert_array_equal(view.q_item.image, trace.steps[3].q[1][None, :])
