@@ -38,8 +38,8 @@ class KVPanel(QWidget):
         self.controls = KVControls()
         self.cache_view = KVCacheView()
         self.flops_plot = KVFlopsPlot()
-        self.tokens_label, self.bytes_label, self.step_flops_label, self.cum_label, self.check_label = (
-            QLabel() for _ in range(5))
+        (self.tokens_label, self.bytes_label, self.step_flops_label, self.recompute_label,
+         self.cum_label, self.check_label) = (QLabel() for _ in range(6))
         self.empty_label = QLabel("The KV-cache timeline appears when a trace has been computed.")
         self._build_layout()
         self._connect()
@@ -48,8 +48,8 @@ class KVPanel(QWidget):
 
     # ----- construction -------------------------------------------------------------------
     def _counter_labels(self) -> list[QLabel]:
-        return [self.tokens_label, self.bytes_label, self.step_flops_label, self.cum_label,
-                self.check_label]
+        return [self.tokens_label, self.bytes_label, self.step_flops_label, self.recompute_label,
+                self.cum_label, self.check_label]
 
     def _build_layout(self) -> None:
         body = QHBoxLayout()
@@ -196,6 +196,7 @@ class KVPanel(QWidget):
         self.tokens_label.setText(kv_text.tokens_line(s, cfg.n_tokens))
         self.bytes_label.setText(kv_text.bytes_line(s, cfg))
         self.step_flops_label.setText(kv_text.step_flops_line(s, cfg))
+        self.recompute_label.setText(kv_text.recompute_flops_line(s, cfg))
         self.cum_label.setText(kv_text.cumulative_line(s))
         ok = kv_text.check_passed(s, cfg.dtype)
         self.check_label.setText(kv_text.check_line(s, cfg.dtype))

@@ -51,11 +51,18 @@ def bytes_line(step: KVStep, config: AttentionConfig) -> str:
 
 
 def step_flops_line(step: KVStep, config: AttentionConfig) -> str:
-    """This step's FLOPs: one token's projections + attention over t cached keys, or the whole prefix."""
+    """With the cache: project one token (q, k, v, o) and attend over the t cached keys."""
     d, t = config.d_model, step.cached
-    return (f"FLOPs this step — with cache: 4·2·d² + 2·2·t·d = 4·2·{d}² + 2·2·{t}·{d} = "
-            f"{grouped(step.flops_cached)};  recomputing the {t}-token prefix: "
-            f"{grouped(step.flops_recompute)}  (×{step.flops_recompute / step.flops_cached:.2f})")
+    return (f"FLOPs this step with the cache: 4·2·d² + 2·2·t·d = 4·2·{d}² + 2·2·{t}·{d} = "
+            f"{grouped(step.flops_cached)}")
+
+
+def recompute_flops_line(step: KVStep, config: AttentionConfig) -> str:
+    """Without: the full causal pass over the t-token prefix again."""
+    d, t = config.d_model, step.cached
+    return (f"FLOPs this step without it (recompute the {t}-token prefix): 8·t·d² + 4·t²·d = "
+            f"8·{t}·{d}² + 4·{t}²·{d} = {grouped(step.flops_recompute)}  "
+            f"({step.flops_recompute / step.flops_cached:.2f}× the cached step)")
 
 
 def cumulative_line(step: KVStep) -> str:
