@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -89,7 +90,8 @@ def forward(config: AttentionConfig) -> AttentionResult:
     return AttentionResult(
         config=config, x=np.asarray(weights.x), pe=pe, x_in=np.asarray(x_in),
         mask=allowed, empty_rows=empty,
-        stats=head_stats(parts["weights"], parts["raw_scores"], parts["scores"], allowed, empty),
+        stats=head_stats(parts["weights"], parts["raw_scores"], parts["scores"], allowed, empty,
+                         score_scale=1 / math.sqrt(config.d_head) if config.scaled else 1.0),
         param_count=flops.param_count(config.d_model),
         flop_count=flops.forward_flops(config.n_tokens, config.d_model),
         elapsed_s=elapsed, device=device, **parts,

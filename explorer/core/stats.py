@@ -26,9 +26,13 @@ class HeadStats:
 
 
 def row_entropy(weights: np.ndarray) -> np.ndarray:
-    """-sum p log p over the last axis, with 0 log 0 = 0."""
-    log_w = np.zeros_like(weights)
-    np.log(weights, out=log_w, where=weights > 0)
+    """-sum p log p over the last axis, with 0 log 0 = 0.
+
+    log(p + [p == 0]) is log p where p > 0 and log 1 = 0 where p == 0, exactly; unlike
+    np.log(..., where=...), which leaves numpy's vectorised loop (2-4x slower).
+    """
+    log_w = np.add(weights, weights == 0, dtype=weights.dtype)  # (..., nk)
+    np.log(log_w, out=log_w)
     log_w *= weights
     return 0.0 - log_w.sum(axis=-1)  # 0.0 - x turns -0.0 into 0.0
 
@@ -43,14 +47,24 @@ def _masked_variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     return scores[:, allowed].var(axis=-1)  # (h,) copies only the allowed cells
 
 
-def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows) -> HeadStats:
-    """weights/scores: (h, nq, nk); allowed: (nq, nk) bool; empty_rows: (nq,) bool."""
+def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows,
+               score_scale: float | None = None) -> HeadStats:
+    """weights/scores: (h, nq, nk); allowed: (nq, nk) bool; empty_rows: (nq,) bool.
+
+    score_scale: when the caller knows scaled_scores = raw_scores * score_scale, the
+    scaled variance is score_scale**2 * the raw one (one pass over (h, n, n) saved).
+    """
     argmax = weights.argmax(axis=-1)  # (h, nq)
     argmax = np.where(empty_rows[None, :], -1, argmax)
+    raw_variance = _masked_variance(raw_scores, allowed)  # (h,)
+    if score_scale is None:
+        scaled_variance = _masked_variance(scaled_scores, allowed)
+    else:
+        scaled_variance = raw_variance * score_scale**2  # Var(c x) = c^2 Var(x)
     return HeadStats(
         entropy=row_entropy(weights),
         argmax=argmax,
         max_weight=weights.max(axis=-1),
-        raw_variance=_masked_variance(raw_scores, allowed),
-        scaled_variance=_masked_variance(scaled_scores, allowed),
+        raw_variance=raw_variance,
+        scaled_variance=scaled_variance,
     )

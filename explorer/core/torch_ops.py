@@ -32,11 +32,16 @@ def split_heads(m: torch.Tensor, n_heads: int) -> torch.Tensor:
 
 
 def masked_softmax(scores: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
-    """Softmax where allowed; masked cells exactly 0; rows with nothing allowed all 0."""
+    """Softmax where allowed; masked cells exactly 0; rows with nothing allowed all 0.
+
+    Each masked_fill is a full (h, nq, nk) copy, so it is skipped when there is nothing to mask.
+    """
+    if bool(allowed.all()):
+        return torch.softmax(scores, dim=-1)
     neg = scores.masked_fill(~allowed, float("-inf"))
     weights = torch.softmax(neg, dim=-1)  # NaN on fully masked rows
     empty = ~allowed.any(dim=-1, keepdim=True)  # (nq, 1)
-    return weights.masked_fill(empty, 0.0)
+    return weights.masked_fill(empty, 0.0) if bool(empty.any()) else weights
 
 
 def attend(q, k, v, w_o, n_heads: int, allowed: torch.Tensor, scaled: bool) -> dict:

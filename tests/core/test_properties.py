@@ -7,6 +7,7 @@ the core's helpers.
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, database=None)
 
 
 @st.composite
-def configs(draw, backends=("numpy",)):
+def configs(draw, backends=("numpy",), dtypes=("float64",)):
     n = draw(st.integers(1, 12))
     n_heads = draw(st.integers(1, 8))
     d_head = draw(st.integers(1, 8))
@@ -25,7 +26,7 @@ def configs(draw, backends=("numpy",)):
         tokens=tuple(f"t{i}" for i in range(n)), d_model=n_heads * d_head, n_heads=n_heads,
         seed=draw(st.integers(0, 2**32 - 1)), scaled=draw(st.booleans()),
         causal=draw(st.booleans()), padding=padding, positional=draw(st.booleans()),
-        backend=draw(st.sampled_from(backends)),
+        backend=draw(st.sampled_from(backends)), dtype=draw(st.sampled_from(dtypes)),
     )
 
 
@@ -124,3 +125,27 @@ def test_toggles_do_not_change_the_projections(config, dtype):
                                padding=frozenset()))
     for name in ("x", "x_in", "q", "k", "v", "raw_scores"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+
+
+@PROPERTY_SETTINGS
+@given(configs(backends=("numpy", "torch"), dtypes=("float64", "float32")))
+def test_head_stats_match_their_definitions(config):
+    r = forward(config)
+    allowed = expected_allowed(config)
+    rel, tiny = (1e-9, 1e-12) if config.dtype == "float64" else (1e-4, 1e-5)
+    for name in ("entropy", "argmax", "max_weight", "raw_variance", "scaled_variance"):
+        assert np.isfinite(getattr(r.stats, name)).all(), name
+    for h in range(config.n_heads):
+        cells_raw = r.raw_scores[h][allowed].astype(np.float64)
+        cells_scaled = r.scores[h][allowed].astype(np.float64)
+        expected_raw = cells_raw.var() if cells_raw.size else 0.0
+        expected_scaled = cells_scaled.var() if cells_scaled.size else 0.0
+        assert r.stats.raw_variance[h] == pytest.approx(expected_raw, rel=rel, abs=tiny)
+        assert r.stats.scaled_variance[h] == pytest.approx(expected_scaled, rel=rel, abs=tiny)
+        for i in range(config.n_tokens):
+            row = r.weights[h, i].astype(np.float64)
+            p = row[row > 0]
+            entropy = float(-(p * np.log(p)).sum()) if p.size else 0.0
+            assert r.stats.entropy[h, i] == pytest.approx(entropy, rel=rel, abs=tiny)
+            assert r.stats.max_weight[h, i] == r.weights[h, i].max()
+    assert not np.signbit(r.stats.entropy).any()  # no -0.0 for certain rows
