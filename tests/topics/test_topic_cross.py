@@ -24,7 +24,8 @@ def torch_mha(weights, n_heads, scaled):
                                       dtype=torch.float64)
     w_q = np.array(weights.w_q) * (1.0 if scaled else math.sqrt(d // n_heads))
     with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.tensor(np.concatenate([w_q.T, weights.w_k.T, weights.w_v.T])))
+        in_proj = np.concatenate([w_q.T, weights.w_k.T, weights.w_v.T])  # (3d, d)
+        mha.in_proj_weight.copy_(torch.tensor(in_proj))
         mha.out_proj.weight.copy_(torch.tensor(np.array(weights.w_o).T))
     return mha.eval()
 
@@ -72,7 +73,8 @@ def test_course_lab3_self_attention_equals_torch_mha():
 @settings(max_examples=20, deadline=None)
 @given(n=st.integers(1, 6), heads=st.sampled_from([1, 2, 3]), d_head=st.integers(1, 5),
        seed=st.integers(0, 1000), causal=st.booleans(), scaled=st.booleans())
-def test_cross_attend_with_the_same_sentence_is_self_attention(n, heads, d_head, seed, causal, scaled):
+def test_cross_attend_with_the_same_sentence_is_self_attention(n, heads, d_head, seed, causal,
+                                                               scaled):
     config = AttentionConfig(tokens=tuple("abcdef"[:n]), d_model=heads * d_head, n_heads=heads,
                              seed=seed, causal=causal, scaled=scaled)
     expected = forward(config)

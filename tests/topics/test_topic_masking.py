@@ -13,7 +13,8 @@ from explorer.core.topics import check_no_nan, mask_layers
 @given(n=st.integers(1, 8), causal=st.booleans(), data=st.data())
 def test_combined_is_padding_and_causal_and_matches_forward(n, causal, data):
     padding = data.draw(st.sets(st.integers(0, n - 1)))
-    config = AttentionConfig(tokens=tuple(f"t{i}" for i in range(n)), causal=causal, padding=padding)
+    config = AttentionConfig(tokens=tuple(f"t{i}" for i in range(n)), causal=causal,
+                             padding=padding)
     layers = mask_layers(config)
     result = forward(config)
     np.testing.assert_array_equal(layers.combined, result.mask)

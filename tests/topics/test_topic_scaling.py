@@ -56,7 +56,13 @@ def test_score_statistics_of_course_lab3():
     np.testing.assert_allclose(s.raw_variance, result.stats.raw_variance)
     np.testing.assert_allclose(s.scaled_variance, result.stats.scaled_variance)
     np.testing.assert_allclose(s.scaled_variance * 4, s.raw_variance)
-    np.testing.assert_allclose(s.raw[1], result.raw_scores[1].ravel())
+    raw = result.raw_scores.ravel()
+    assert s.n_scores == s.counts.sum() == raw.size == 32
+    np.testing.assert_allclose(s.counts, np.histogram(raw, bins=s.raw_edges)[0])
+    assert (s.raw_edges[0], s.raw_edges[-1]) == (raw.min(), raw.max())
+    np.testing.assert_allclose(s.scaled_edges, s.raw_edges / 2)
+    assert s.pooled_raw_variance == pytest.approx(raw.var())
+    assert s.pooled_scaled_variance == pytest.approx((raw / 2).var())
     np.testing.assert_allclose(s.max_weight, result.stats.max_weight.mean(axis=1))
     np.testing.assert_allclose(s.entropy, result.stats.entropy.mean(axis=1))
     assert s.max_entropy == pytest.approx(np.log(4))
@@ -67,7 +73,9 @@ def test_score_statistics_skips_masked_cells_and_empty_rows():
     config = AttentionConfig(tokens=("<pad>", "a", "b"), padding={0}, causal=True)
     result = forward(config)
     s = score_statistics(result)
-    assert len(s.raw[0]) == result.mask.sum() == 3
+    assert s.n_scores == 2 * result.mask.sum() == 6
+    np.testing.assert_allclose(s.raw_variance, [result.raw_scores[h][result.mask].var()
+                                                for h in range(2)])
     np.testing.assert_allclose(s.max_weight, result.stats.max_weight[:, 1:].mean(axis=1))
 
 

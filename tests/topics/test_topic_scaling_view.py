@@ -13,12 +13,13 @@ def test_histograms_and_table_match_the_core(qtbot):
     result = forward(PRESETS["saturated-softmax"].config)
     view = show_view(qtbot, ScalingView, result)
     stats = score_statistics(result)
-    raw = np.concatenate(stats.raw)
+    raw = result.raw_scores.ravel()  # nothing masked: every score of both heads
     x, y = view.raw_curve.getData()
     edges, counts = histogram(raw, len(x) - 1)
     np.testing.assert_allclose(x, edges)
     np.testing.assert_allclose(y, counts)
     assert y.sum() == raw.size == 2 * 16
+    assert f"Var {raw.var():.3g}" in view.raw_plot.titleLabel.text
     sx, sy = view.scaled_curve.getData()
     np.testing.assert_allclose(sx, edges / np.sqrt(256))
     np.testing.assert_allclose(sy, counts)

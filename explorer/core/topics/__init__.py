@@ -24,7 +24,8 @@ __all__ = [
     "SWEEP_D_MODELS", "ScoreStats", "SweepResult", "check_no_nan", "cross_attend",
     "cross_attention", "d_model_sweep", "draw_ffn", "draw_qk", "encoder_block", "encoder_input",
     "expected_raw_variance", "explain_empty_row", "gelu", "head_contribution_norms",
-    "head_contributions", "head_importance", "histogram", "layer_norm", "mask_layers", "prune_heads", "qkv_breakdown",
+    "head_contributions", "head_importance", "histogram", "layer_norm", "mask_layers",
+    "prune_heads", "qkv_breakdown",
     "raw_score_variance", "score_statistics", "sweep_d_models", "validate_cross",
     "validate_encoder", "validate_head_mask", "weight_std",
 ]

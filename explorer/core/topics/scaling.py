@@ -49,13 +49,19 @@ def expected_raw_variance(d_model: int, n_heads: int, init: str = "course") -> f
 # --------------------------------------------------------------- the current result
 @dataclass(frozen=True)
 class ScoreStats:
-    """Raw vs scaled scores of one result, and how peaked its softmax is per head."""
+    """Raw vs scaled scores of one result, and how peaked its softmax is per head.
+
+    The histogram pools every allowed (query, key) score of every head. The scaled scores
+    are the raw ones ÷ √d_head, so their histogram has the same counts on edges ÷ √d_head.
+    """
 
     d_head: int
-    raw: tuple[np.ndarray, ...]     # per head: 1-D allowed raw scores q·k
-    scaled: tuple[np.ndarray, ...]  # per head: the same ÷ √d_head
+    raw_edges: np.ndarray           # (bins + 1,) histogram of allowed raw scores q·k, all heads
+    counts: np.ndarray              # (bins,)
+    n_scores: int                   # allowed cells × heads (= counts.sum())
     raw_variance: np.ndarray        # (h,)
     scaled_variance: np.ndarray     # (h,)
+    pooled_raw_variance: float      # variance of all allowed raw scores, heads pooled
     q_variance: float               # variance of all Q entries
     k_variance: float               # variance of all K entries
     entropy: np.ndarray             # (h,) mean softmax entropy over non-empty rows (nats)
@@ -63,27 +69,50 @@ class ScoreStats:
     max_entropy: float              # log(keys a row may see), averaged: the uniform case
 
     @property
+    def scaled_edges(self) -> np.ndarray:
+        return self.raw_edges / np.sqrt(self.d_head)
+
+    @property
+    def pooled_scaled_variance(self) -> float:
+        return self.pooled_raw_variance / self.d_head
+
+    @property
     def predicted_raw_variance(self) -> float:
         """d_head · Var(q) · Var(k): what Var(q·k) should be for independent entries."""
         return self.d_head * self.q_variance * self.k_variance
 
 
-def score_statistics(result: AttentionResult) -> ScoreStats:
-    """Statistics of the scores in `result`, whether or not it was computed scaled."""
+def score_statistics(result: AttentionResult, bins: int | None = None) -> ScoreStats:
+    """Statistics of the scores in `result`, whether or not it was computed scaled.
+
+    Works one head at a time (never more than one (n, n) copy), so 256 heads of 1024
+    tokens cost no more memory than the result itself. bins=None: 1.5·√(scores), 8 … 60.
+    """
     d_head = result.config.d_head
     allowed = result.mask  # (n, n)
     raw = result.raw_scores  # (h, n, n)
-    scaled = raw / np.sqrt(d_head)
+    heads = raw.shape[0]
+    n_allowed = int(allowed.sum())
+    per_head = [raw[h][allowed] for h in range(heads)] if n_allowed else []
+    lo = min((float(v.min()) for v in per_head), default=0.0)
+    hi = max((float(v.max()) for v in per_head), default=1.0)
+    if bins is None:
+        bins = int(np.clip(1.5 * np.sqrt(heads * n_allowed), 8, 60))
+    edges = histogram(np.array([lo, hi]), bins)[0]
+    counts = sum((np.histogram(v, bins=edges)[0] for v in per_head), np.zeros(bins))
+    mean = sum(float(v.sum()) for v in per_head) / max(1, heads * n_allowed)
+    pooled = sum(float(((v - mean) ** 2).sum()) for v in per_head) / max(1, heads * n_allowed)
+    raw_var = np.array([v.var() for v in per_head]) if per_head else np.zeros(heads)
     rows = ~result.empty_rows  # (n,)
-    w = result.weights[:, rows]  # (h, m, n)
     n_visible = allowed[rows].sum(axis=-1)  # (m,)
+    entropy = result.stats.entropy[:, rows]  # (h, m)
+    max_weight = result.stats.max_weight[:, rows]  # (h, m)
     return ScoreStats(
-        d_head=d_head,
-        raw=tuple(raw[h][allowed] for h in range(raw.shape[0])),
-        scaled=tuple(scaled[h][allowed] for h in range(raw.shape[0])),
-        raw_variance=_variance(raw, allowed), scaled_variance=_variance(scaled, allowed),
+        d_head=d_head, raw_edges=edges, counts=counts.astype(float),
+        n_scores=heads * n_allowed, raw_variance=raw_var, scaled_variance=raw_var / d_head,
+        pooled_raw_variance=pooled,
         q_variance=float(np.var(result.q)), k_variance=float(np.var(result.k)),
-        entropy=_mean_rows(row_entropy(w)), max_weight=_mean_rows(w.max(axis=-1, initial=0.0)),
+        entropy=_mean_rows(entropy), max_weight=_mean_rows(max_weight),
         max_entropy=float(np.mean(np.log(n_visible))) if n_visible.size else 0.0,
     )
 
@@ -103,7 +132,7 @@ def histogram(values: np.ndarray, bins: int = 40) -> tuple[np.ndarray, np.ndarra
     """(edges (bins+1,), counts (bins,)) of a 1-D array; a single value gets a unit-wide bin."""
     values = np.asarray(values, dtype=float).ravel()
     if values.size == 0:
-        return np.array([0.0, 1.0]), np.zeros(1)
+        return np.linspace(0.0, 1.0, bins + 1), np.zeros(bins)
     lo, hi = float(values.min()), float(values.max())
     if hi <= lo:
         lo, hi = lo - 0.5, hi + 0.5

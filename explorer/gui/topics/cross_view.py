@@ -7,8 +7,6 @@ written "<pad>" are encoder padding when the box is ticked. One rectangular heat
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
 
 from ...core.config import split_sentence
@@ -23,7 +21,7 @@ MAX_HEADS = 8
 
 def encoder_request(text: str, pad_is_padding: bool) -> tuple[tuple[str, ...], frozenset[int]]:
     tokens = split_sentence(text)
-    padding = frozenset(i for i, t in enumerate(tokens) if t == PAD) if pad_is_padding else frozenset()
+    padding = frozenset(i for i, t in enumerate(tokens) if pad_is_padding and t == PAD)
     return tokens, padding
 
 

@@ -88,7 +88,8 @@ class MasksView(TopicView):
         head = min(self.head_spin.value(), result.config.n_heads - 1)
         n = result.config.n_tokens
         plot = self.plots["weights"]
-        plot.set_matrix(result.weights[head], (0.0, 1.0), self._colormap(), row_labels=result.tokens,
+        plot.set_matrix(result.weights[head], (0.0, 1.0), self._colormap(),
+                        row_labels=result.tokens,
                         col_labels=result.tokens, values=n * n <= 96,
                         value_cells=result.mask & ~result.empty_rows[:, None],
                         title=f"head {head}: weights (rows sum to 1, masked = 0)")

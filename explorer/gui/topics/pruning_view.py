@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QScrollArea, QWidget
 
 from ...core.topics import HeadImportance, PruneResult, head_importance, prune_heads
@@ -22,6 +23,7 @@ from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, divergi
 
 KEPT_COLOUR, PRUNED_COLOUR = "#1f5fbf", "#c8c8c8"
 BOXES_PER_ROW = 16
+MAX_LABELLED_HEADS = 32  # beyond this the bar charts get automatic ticks
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class PruningView(TopicView):
         scroll.setWidget(self.box_panel)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.all_on = QPushButton("모두 켜기 · all on")
         self.all_on.clicked.connect(lambda: self.set_head_mask(np.ones(len(self.boxes), bool)))
         self.delta_label = QLabel("")
@@ -108,9 +111,21 @@ class PruningView(TopicView):
     def _fit_boxes(self) -> None:
         """Show up to three rows of check boxes; scroll for more."""
         self.box_panel.setStyleSheet(checkbox_style(self.presentation))
-        rows = min(3, max(1, -(-len(self.boxes) // BOXES_PER_ROW)))
+        rows = min(3, self._box_rows())
         row_px = max((b.sizeHint().height() for b in self.boxes), default=20)
         self.scroll.setFixedHeight(rows * (row_px + self.box_grid.verticalSpacing()) + 4)
+        bar = self.scroll.verticalScrollBar().sizeHint().width() if rows < self._box_rows() else 0
+        self.scroll.setMinimumWidth(self._boxes_width() + bar + 4)
+
+    def _boxes_width(self) -> int:
+        """Width of one full row of boxes (new boxes are not laid out yet: measure them)."""
+        cols = min(len(self.boxes), BOXES_PER_ROW)
+        widths = [max(b.sizeHint().width() for b in self.boxes[c::BOXES_PER_ROW])
+                  for c in range(cols)]
+        return sum(widths) + self.box_grid.horizontalSpacing() * max(0, cols - 1)
+
+    def _box_rows(self) -> int:
+        return max(1, -(-len(self.boxes) // BOXES_PER_ROW))
 
     # -- compute / draw ---------------------------------------------------------------------
     def set_result(self, result) -> None:
@@ -129,8 +144,9 @@ class PruningView(TopicView):
         brushes = [pg.mkBrush(KEPT_COLOUR if k else PRUNED_COLOUR) for k in pruned.head_mask]
         self.importance_bars.setOpts(x=heads, height=imp.contribution_norm, brushes=brushes)
         self.entropy_bars.setOpts(x=heads, height=imp.mean_entropy, brushes=brushes)
+        ticks = [[(float(h), str(h)) for h in heads]] if len(heads) <= MAX_LABELLED_HEADS else None
         for plot in (self.importance_plot, self.entropy_plot):
-            plot.getAxis("bottom").setTicks([[(float(h), str(h)) for h in heads]])
+            plot.getAxis("bottom").setTicks(ticks)  # None: pyqtgraph's own spacing
             plot.setXRange(-0.6, len(heads) - 0.4, padding=0)
         self.importance_plot.setYRange(0, float(imp.contribution_norm.max(initial=0)) * 1.1 or 1.0)
         self.entropy_plot.setYRange(0, float(imp.mean_entropy.max(initial=0)) * 1.1 or 1.0)

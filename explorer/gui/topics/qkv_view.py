@@ -86,7 +86,8 @@ class QKVView(TopicView):
             self.plots[f"W_{name}"].set_band(cols)
             self.plots[f"{name}_head"].set_matrix(
                 part, levels, DIVERGING, row_labels=b.tokens, col_labels=list(cols),
-                title=f"{name} head {head} = {name}[:, {cols.start}…{cols.stop - 1}] {_shape(part)}",
+                title=(f"{name} head {head} = {name}[:, {cols.start}…{cols.stop - 1}] "
+                       f"{_shape(part)}"),
                 values=True)
         self._draw_flow(head, cols)
         self.columns_label.setText(

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from ...core.topics import d_model_sweep, histogram, score_statistics
+from ...core.topics import d_model_sweep, score_statistics
 from ...core.topics.scaling import ScoreStats, SweepResult
 from ..fonts import ui_font
 from .base import TopicView
@@ -37,9 +37,7 @@ _SWEEPS: dict[tuple, SweepResult] = {}  # finished sweeps by their inputs (touch
 
 @dataclass(frozen=True)
 class ScalingData:
-    stats: ScoreStats
-    raw_hist: tuple[np.ndarray, np.ndarray]     # (edges, counts)
-    scaled_hist: tuple[np.ndarray, np.ndarray]
+    stats: ScoreStats                  # includes the pooled histogram of raw (and scaled) scores
     sweep: SweepResult | None
     d_model: int
     scaled: bool
@@ -69,11 +67,7 @@ def compute_scaling(result, init: str, should_stop=None) -> ScalingData | None:
             if len(_SWEEPS) > 16:
                 _SWEEPS.clear()
             _SWEEPS[key] = sweep
-    raw = np.concatenate(stats.raw) if stats.raw else np.zeros(0)
-    scaled = np.concatenate(stats.scaled) if stats.scaled else np.zeros(0)
-    bins = int(np.clip(1.5 * np.sqrt(raw.size), 8, 60))
-    return ScalingData(stats, histogram(raw, bins), histogram(scaled, bins), sweep,
-                       result.config.d_model, result.config.scaled)
+    return ScalingData(stats, sweep, result.config.d_model, result.config.scaled)
 
 
 compute_scaling.cancellable = True
@@ -119,7 +113,8 @@ class ScalingView(TopicView):
                                   labelTextColor=FOREGROUND)
         self.sweep_scaled = self.sweep_plot.plot(name="÷√d_head (scaled)", symbol="o")
         self.sweep_unscaled = self.sweep_plot.plot(name="no scaling", symbol="s")
-        self.uniform_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#888888", style=Qt.PenStyle.DotLine))
+        self.uniform_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#888888",
+                                                                  style=Qt.PenStyle.DotLine))
         self.current_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#555555", width=1))
         self.sweep_plot.addItem(self.uniform_line)
         self.sweep_plot.addItem(self.current_line)
@@ -142,11 +137,9 @@ class ScalingView(TopicView):
             return
         self.data = data
         s = data.stats
-        edges, counts = data.raw_hist
-        self.raw_curve.setData(edges, counts)
-        edges, counts = data.scaled_hist
-        self.scaled_curve.setData(edges, counts)
-        raw_var = float(np.var(np.concatenate(s.raw))) if s.raw else 0.0
+        self.raw_curve.setData(s.raw_edges, s.counts)
+        self.scaled_curve.setData(s.scaled_edges, s.counts)
+        raw_var = s.pooled_raw_variance
         used = " ← softmax" if not data.scaled else ""
         set_plot_title(self.raw_plot, f"raw q·k  (Var {raw_var:.3g}, d_head {s.d_head}){used}",
                        self._title_pt())
@@ -187,7 +180,8 @@ class ScalingView(TopicView):
         if sweep is None:
             self.sweep_scaled.setData([], [])
             self.sweep_unscaled.setData([], [])
-            set_plot_title(self.sweep_plot, "no sweep: the head count divides no d_model in 8 … 1024",
+            set_plot_title(self.sweep_plot,
+                           "no sweep: the head count divides no d_model in 8 … 1024",
                            self._title_pt())
             return
         x = np.log2(sweep.d_models)
