@@ -131,3 +131,30 @@ def test_describe_error_names_foreign_exceptions():
     assert describe_error(RuntimeError("CUDA error: out of memory\nmore")) == \
         "RuntimeError: CUDA error: out of memory"
     assert describe_error(ValueError()) == "ValueError"
+
+
+def test_blas_thread_count_for_the_compute_thread(monkeypatch):
+    from explorer.gui import worker as worker_mod
+    for name in ("ATTENTION_EXPLORER_BLAS_THREADS", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(worker_mod.os, "cpu_count", lambda: 2)
+    assert worker_mod.worker_blas_threads() == 1  # leave a core to the GUI thread
+    monkeypatch.setattr(worker_mod.os, "cpu_count", lambda: 8)
+    assert worker_mod.worker_blas_threads() == 7
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    assert worker_mod.worker_blas_threads() is None  # the user's explicit choice stands
+    monkeypatch.setenv("ATTENTION_EXPLORER_BLAS_THREADS", "3")
+    assert worker_mod.worker_blas_threads() == 3
+
+
+def test_limit_blas_threads_on_a_thread_of_its_own():
+    import numpy as np
+    from explorer.gui.worker import limit_blas_threads
+    found = []
+    thread = threading.Thread(target=lambda: found.append(limit_blas_threads(1)))
+    thread.start()
+    thread.join()
+    if not found[0]:
+        pytest.skip("numpy here has no bundled OpenBLAS with per-thread threads")
+    a = np.arange(16.0).reshape(4, 4)
+    np.testing.assert_array_equal(a @ np.eye(4), a)  # BLAS still works afterwards
