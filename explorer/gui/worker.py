@@ -16,8 +16,8 @@ pending compute, so the first picture never waits for torch.
 BLAS threads: numpy's OpenBLAS starts one thread per core. While the GUI thread paints the last
 picture, those threads and the GUI fight for the cores, and on a busy 2-core machine a
 (32, 256) forward pass measured 90 ms instead of 8 ms, the GUI stalling for 0.8 s during a drag.
-The compute thread therefore asks OpenBLAS (>= 0.3.27, per-thread setting) for cores - 1
-threads, at least 1. ``ATTENTION_EXPLORER_BLAS_THREADS`` overrides the count; an explicit
+The compute thread therefore asks OpenBLAS (>= 0.3.27, ``openblas_set_num_threads_local``;
+with numpy's bundled build it acts process-wide) for cores - 1 threads, at least 1. ``ATTENTION_EXPLORER_BLAS_THREADS`` overrides the count; an explicit
 ``OPENBLAS_NUM_THREADS`` / ``OMP_NUM_THREADS`` is left alone; other BLAS builds are untouched.
 """
 
@@ -75,7 +75,7 @@ def worker_blas_threads() -> int | None:
 
 
 def limit_blas_threads(count: int) -> bool:
-    """Set numpy's bundled OpenBLAS to `count` threads for the calling thread; False if it can't."""
+    """Ask numpy's bundled OpenBLAS for `count` threads; False when there is no such library."""
     import numpy
     libs = os.path.join(os.path.dirname(os.path.dirname(numpy.__file__)), "numpy.libs")
     for path in glob.glob(os.path.join(libs, "*openblas*.so*")):
