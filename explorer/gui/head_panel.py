@@ -11,12 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QPainterPath
 
 from .cell_text_item import CellTextItem
 from .fonts import ui_font
-from .heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, HATCH_COLOUR, CellMarksItem,
+from .heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, CellMarksItem,
                            HeatmapImageItem, cells_path, cosmetic_pen)
+from .mask_item import MaskItem, MaskLayers
 from .token_axis import TokenAxis
 
 FOREGROUND = "#222222"
@@ -43,14 +43,6 @@ class PanelStyle:
                           axis_px=1, title_row_px=24, overhead_px=(75, 75))
 
 
-@dataclass(frozen=True)
-class MaskLayers:
-    """What every head of one result shares: the mask overlay and its outlines."""
-    rgba: np.ndarray | None        # (n, n, 4) uint8, None when nothing is masked
-    hatch: QPainterPath
-    empty_rows: QPainterPath
-
-
 def _argmax_pens(width: float) -> list:
     return [cosmetic_pen("#000000", width + 2), cosmetic_pen("#ffffff", width)]
 
@@ -68,13 +60,12 @@ class HeadPanel:
         vb.invertY(True)            # query 0 at the top
         vb.setDefaultPadding(0.0)
         self.image = HeatmapImageItem(opaque=True, axisOrder="row-major")
-        self.overlay = HeatmapImageItem(opaque=False, axisOrder="row-major")
-        self.hatch = CellMarksItem([cosmetic_pen(HATCH_COLOUR, 1)])
+        self.mask = MaskItem()
         self.empty_rows = CellMarksItem([cosmetic_pen(EMPTY_ROW_COLOUR, 2, Qt.PenStyle.DashLine)])
         self.values = CellTextItem()
         self.argmax = CellMarksItem(_argmax_pens(style.marker_px), ARGMAX_MIN_CELL_PX)
-        for z, item in enumerate((self.image, self.overlay, self.hatch, self.values,
-                                  self.argmax, self.empty_rows)):
+        for z, item in enumerate((self.image, self.mask, self.values, self.argmax,
+                                  self.empty_rows)):
             item.setZValue(z)
             self.plot.addItem(item)
         self.n = 0
@@ -95,7 +86,7 @@ class HeadPanel:
         if resized:
             self.n = n
             self._fit_view(n)
-        self._set_layers(layers, resized)
+        self._set_layers(layers)
         self._set_argmax(result.stats.argmax[head])
         self.values.setVisible(show_values)
         if show_values:
@@ -109,18 +100,11 @@ class HeadPanel:
     def _fit_view(self, n: int) -> None:
         rect = QRectF(-0.5, -0.5, n, n)
         self.image.setRect(rect)
-        self.overlay.setRect(rect)
         self.plot.getViewBox().setRange(rect, padding=0.0)
 
-    def _set_layers(self, layers: MaskLayers, resized: bool) -> None:
-        extent = QRectF(-0.5, -0.5, self.n, self.n)
-        self.overlay.setVisible(layers.rgba is not None)
-        if layers.rgba is not None:
-            self.overlay.setImage(layers.rgba, autoLevels=False)
-            if resized or self.overlay.width() != self.n:
-                self.overlay.setRect(extent)
-        self.hatch.set_path(layers.hatch, extent)
-        self.empty_rows.set_path(layers.empty_rows, extent)
+    def _set_layers(self, layers: MaskLayers) -> None:
+        self.mask.set_layers(layers)
+        self.empty_rows.set_path(layers.empty_rows, QRectF(-0.5, -0.5, self.n, self.n))
 
     def _set_argmax(self, argmax: np.ndarray) -> None:
         rows = np.nonzero(argmax >= 0)[0]  # fully masked rows have no argmax (-1)
@@ -156,7 +140,7 @@ class HeadPanel:
         self.argmax.set_pens(_argmax_pens(style.marker_px))
         dashed = cosmetic_pen(EMPTY_ROW_COLOUR, style.marker_px, Qt.PenStyle.DashLine)
         self.empty_rows.set_pens([dashed])
-        self.hatch.set_pens([cosmetic_pen(HATCH_COLOUR, max(1.0, style.axis_px))])
+        self.mask.set_hatch_width(max(1.0, style.axis_px))
         self._apply_title()
 
     def _apply_title(self) -> None:

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from .colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale
 from .fonts import load_bundled_fonts, ui_font
-from .head_panel import FOREGROUND, HeadPanel, MaskLayers, PanelStyle
-from .heatmap_item import MASK_RGBA, MASK_RGBA_GREYSCALE, hatch_path, mask_rgba, rows_path
+from .head_panel import FOREGROUND, HeadPanel, PanelStyle
+from .mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskLayers, mask_layers
 from .token_ticks import tick_levels
 
 AUTO_VALUES_MAX_TOKENS = 12  # "auto" prints values up to this many tokens
@@ -206,14 +206,10 @@ class HeadsGrid(QWidget):
 
     def _refresh_shared(self, result) -> None:
         """Mask layers and tick labels: recomputed only when mask / tokens change."""
-        colour = MASK_RGBA_GREYSCALE if is_greyscale(self._cmap_name) else MASK_RGBA
-        key = (result.mask.tobytes(), result.mask.shape, result.empty_rows.tobytes(), colour)
+        colour = MASK_COLOUR_GREYSCALE if is_greyscale(self._cmap_name) else MASK_COLOUR
+        key = (result.mask.tobytes(), result.mask.shape, colour.rgb())
         if key != self._layers_key:
-            masked = not result.mask.all()
-            self._layers = MaskLayers(
-                rgba=mask_rgba(result.mask, colour) if masked else None,
-                hatch=hatch_path(result.mask),
-                empty_rows=rows_path(np.nonzero(result.empty_rows)[0], result.mask.shape[1]))
+            self._layers = mask_layers(result.mask, result.empty_rows, colour)
             self._layers_key = key
         if result.tokens != self._ticks_key:
             self._ticks = (tick_levels(result.tokens, max_chars=7),

@@ -1,9 +1,8 @@
-"""Pieces drawn on top of a head's weight image: the mask overlay and outlined cells.
+"""A head's weight image and the outlines drawn over it (mask_item.py draws masked cells).
 
-Masked cells have weight exactly 0, so colour alone cannot tell them from a real 0: they get an
-opaque grey overlay (its own RGBA image) plus diagonal hatching, and fully masked query rows get
-a dashed outline. The most-attended key of each row gets a two-tone box (visible on any colour).
-All coordinates are cell units: cell (row r, col c) is centred at (x=c, y=r).
+Fully masked query rows get a dashed outline; the most-attended key of each row gets a two-tone
+box (visible on any colour). All coordinates are cell units: cell (row r, col c) is centred at
+(x=c, y=r).
 """
 
 from __future__ import annotations
@@ -14,12 +13,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-MASK_RGBA = (200, 200, 200, 255)        # light neutral grey: in no perceptual map's range
-MASK_RGBA_GREYSCALE = (170, 200, 235, 255)  # pale blue when the map itself is grey
-HATCH_COLOUR = QColor(120, 120, 120)
 EMPTY_ROW_COLOUR = QColor(200, 40, 40)
 ARGMAX_MIN_CELL_PX = 9  # smaller cells: the boxes would hide the colours they mark
-HATCH_MAX_TOKENS = 96  # beyond this, hatch lines would merge into a grey wash anyway
 
 
 class HeatmapImageItem(pg.ImageItem):
@@ -38,30 +33,6 @@ class HeatmapImageItem(pg.ImageItem):
         super().render()
         if self.qimage is not None and self.qimage.format() != self._fast:
             self.qimage = self.qimage.convertToFormat(self._fast)
-
-
-def mask_rgba(allowed: np.ndarray, colour=MASK_RGBA) -> np.ndarray:
-    """(n, n, 4) uint8: `colour` where a cell is masked, fully transparent elsewhere."""
-    return (~allowed)[..., None] * np.asarray(colour, dtype=np.uint8)  # (n, n, 4) uint8
-
-
-def hatch_path(allowed: np.ndarray) -> QPainterPath:
-    """One diagonal stroke across every masked cell (none when the grid is large)."""
-    path = QPainterPath()
-    if allowed.shape[0] > HATCH_MAX_TOKENS:
-        return path
-    for r, c in zip(*np.nonzero(~allowed)):
-        path.moveTo(c - 0.5, r + 0.5)
-        path.lineTo(c + 0.5, r - 0.5)
-    return path
-
-
-def rows_path(rows: np.ndarray, n_cols: int) -> QPainterPath:
-    """Outline of each query row listed in `rows` (ints)."""
-    path = QPainterPath()
-    for r in rows:
-        path.addRect(QRectF(-0.5, r - 0.5, n_cols, 1.0))
-    return path
 
 
 def cells_path(rows: np.ndarray, cols: np.ndarray, inset: float = 0.06) -> QPainterPath:

@@ -172,14 +172,13 @@ def test_masked_cells_look_different_from_zero_weights(grid, qtbot):
     assert abs(zero_colour.lightness() - masked_colour.lightness()) > 60
     cmap_zero = get_colormap("viridis").map(0.0, mode="qcolor")
     assert abs(zero_colour.red() - cmap_zero.red()) < 30
-    # the overlay image says exactly which cells are masked
-    overlay = grid.panel(0).overlay.image
-    assert np.array_equal(overlay[..., 3] > 0, ~allowed)
+    # the mask item covers exactly the masked cells
+    assert np.array_equal(grid.panel(0).mask.masked(), ~allowed)
 
 
-def test_no_overlay_without_a_mask(grid, lab3):
+def test_no_mask_drawn_without_a_mask(grid, lab3):
     grid.set_result(lab3)
-    assert not grid.panel(0).overlay.isVisible()
+    assert not grid.panel(0).mask.isVisible()
 
 
 def test_fully_masked_rows_are_marked(grid):
@@ -193,14 +192,31 @@ def test_fully_masked_rows_are_marked(grid):
     assert "every key is masked" in grid.hover_text(0, 0, 1)
 
 
-def test_greyscale_uses_another_mask_colour(grid):
+def test_greyscale_uses_another_mask_colour(grid, qtbot):
     result = make_result(4, 2, causal=True)
     grid.set_result(result)
-    before = grid.panel(0).overlay.image[0, 3].copy()
+    settle(qtbot, grid)
+    before = cell_pixel(grid, grid.grab().toImage(), 0, 0, 3, dx=-0.3, dy=-0.3)
+    assert before.red() == before.green() == before.blue()  # grey on a colour map
     grid.set_colormap("greyscale")
-    after = grid.panel(0).overlay.image[0, 3]
-    assert not np.array_equal(before, after)
-    assert len(set(after[:3].tolist())) > 1  # not a grey
+    settle(qtbot, grid)
+    after = cell_pixel(grid, grid.grab().toImage(), 0, 0, 3, dx=-0.3, dy=-0.3)
+    assert after.blue() > after.red() + 30  # not a grey on a grey map
+    assert grid.panel(0).mask.colour() == after
+
+
+def test_mask_with_many_runs_is_drawn_from_an_image():
+    from PySide6.QtGui import QColor, QImage
+    from explorer.gui.mask_item import MAX_RUNS, fill_of, masked_runs
+    causal = ~np.tri(6, dtype=bool)
+    rows, starts, stops = masked_runs(causal)
+    assert rows.tolist() == [0, 1, 2, 3, 4] and stops.tolist() == [6] * 5
+    assert starts.tolist() == [1, 2, 3, 4, 5]
+    checker = (np.indices((200, 200)).sum(axis=0) % 2).astype(bool)  # 20,000 runs
+    assert len(masked_runs(checker)[0]) > MAX_RUNS
+    image = fill_of(checker, QColor(200, 200, 200))
+    assert isinstance(image, QImage) and image.size().width() == 200
+    assert image.pixelColor(1, 0).alpha() == 255 and image.pixelColor(0, 0).alpha() == 0
 
 
 # -- values ----------------------------------------------------------------------------------
