@@ -10,6 +10,7 @@ The seed box is a QDoubleSpinBox with 0 decimals: QSpinBox is int32 and cannot r
 
 from __future__ import annotations
 
+import functools
 import random
 
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -27,7 +28,12 @@ D_MODEL_CHOICES = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 5
 
 def divisors(n: int, limit: int = MAX_HEADS) -> list[int]:
     """Divisors of n up to `limit`, ascending: the head counts d_model allows."""
-    return [k for k in range(1, min(n, limit) + 1) if n % k == 0]
+    return list(_divisors(n, limit))
+
+
+@functools.lru_cache(maxsize=64)
+def _divisors(n: int, limit: int) -> tuple[int, ...]:
+    return tuple(k for k in range(1, min(n, limit) + 1) if n % k == 0)
 
 
 def nearest_divisor(n_heads: int, d_model: int) -> int:

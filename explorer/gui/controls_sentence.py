@@ -139,6 +139,7 @@ class PaddingChips(QWidget):
         super().__init__(parent)
         self._state = state
         self._tokens: tuple[str, ...] = ()
+        self._padding: frozenset[int] = frozenset()  # what the chips show
         self.chips: list[QToolButton] = []
         self.summary = QLabel()
         self.summary.setWordWrap(True)
@@ -155,10 +156,13 @@ class PaddingChips(QWidget):
     def sync(self, config: AttentionConfig) -> None:
         if config.tokens != self._tokens:
             self._rebuild(config.tokens)
-        for i, chip in enumerate(self.chips):
-            with QSignalBlocker(chip):
-                chip.setChecked(i in config.padding)
-            style_chip(chip, i in config.padding)
+        for i in self._padding.symmetric_difference(config.padding):  # usually none
+            if i < len(self.chips):
+                chip = self.chips[i]
+                with QSignalBlocker(chip):
+                    chip.setChecked(i in config.padding)
+                style_chip(chip, i in config.padding)
+        self._padding = config.padding
         padded = sorted(config.padding)
         text = "padding: " + (", ".join(map(str, padded)) if padded else "none (click a token)")
         if len(config.tokens) > MAX_CHIPS:
@@ -180,6 +184,7 @@ class PaddingChips(QWidget):
             self._flow.addWidget(chip)
             self.chips.append(chip)
         self._tokens = tokens
+        self._padding = frozenset()  # new chips start unchecked
         self._chip_box.updateGeometry()
 
     def toggle(self, index: int, padded: bool) -> None:
@@ -189,4 +194,5 @@ class PaddingChips(QWidget):
         else:
             padding.discard(index)
         if not self._state.update(padding=frozenset(padding)):
-            self.sync(self._state.config)
+            with QSignalBlocker(self.chips[index]):  # refused: undo the click's check mark
+                self.chips[index].setChecked(index in self._padding)
