@@ -167,8 +167,8 @@ class PEPanel(QWidget):
     def _redraw_table(self) -> None:
         """Table, PE·PE and curves; skipped when positions, d_model and n are unchanged."""
         key = (self.positions_spin.value(), self._d_model, self._n_tokens)
-        if self._result is None or key == self._table_key:
-            return
+        if self._result is None or self._stale or key == self._table_key:
+            return  # nothing yet, hidden (drawn on show), or already drawn
         self._table_key = key
         table = self._table()  # (P, d)
         p, d = table.shape

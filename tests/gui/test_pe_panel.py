@@ -130,6 +130,18 @@ def test_a_hidden_panel_draws_when_shown(qtbot):
     check_matches(panel, forward(CONFIGS[0]), 4)
 
 
+def test_a_hidden_undrawn_panel_takes_every_call(qtbot):
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    panel.set_result(forward(CONFIGS[1]))
+    panel.set_presentation(True)
+    panel.set_positions(10)
+    panel.set_dims([1, 2])
+    panel.toggle_dim(3)
+    panel.show()
+    check_matches(panel, forward(CONFIGS[1]), 12)
+
+
 def test_the_position_spin_box_redraws(panel, qtbot):
     panel.set_result(forward(CONFIGS[0]))
     panel.positions_spin.setValue(30)
