@@ -9,18 +9,17 @@ the base-class method is called explicitly. SVG uses QSvgGenerator, which writes
 
 from __future__ import annotations
 
-import html
-import re
 import sys
 from contextlib import contextmanager
 
 from PySide6.QtCore import (QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize, Qt,
                             qInstallMessageHandler)
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QRegion
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QWidget
 
 from .png import encode_png
+from .svg_tidy import tidy_svg
 
 MAX_PIXELS = 16384  # per side: QImage and PNG viewers cope, memory stays < 1 GiB
 SCREEN_DPI = 96
@@ -111,7 +110,13 @@ def png_bytes(image: QImage, description: str = "") -> bytes:
 
 def render_svg(widget: QWidget, title: str = "", description: str = "",
                background: QColor | None = None) -> bytes:
-    """The widget as an SVG document (UTF-8 bytes) of its logical size."""
+    """The widget as an SVG document (UTF-8 bytes) of its logical size, tidied (svg_tidy.py)."""
+    return tidy_svg(raw_svg(widget, title, description, background)).encode("utf-8")
+
+
+def raw_svg(widget: QWidget, title: str = "", description: str = "",
+            background: QColor | None = None) -> str:
+    """What QSvgGenerator writes for the widget, untouched."""
     size = widget.size()
     data = QByteArray()
     buffer = QBuffer(data)
@@ -128,70 +133,4 @@ def render_svg(widget: QWidget, title: str = "", description: str = "",
     QWidget.render(widget, painter, QPoint(), QRegion(), _RENDER_FLAGS)
     painter.end()
     buffer.close()
-    return tidy_svg_text(bytes(data).decode("utf-8")).encode("utf-8")
-
-
-def tidy_svg_text(svg: str) -> str:
-    """Make every <text> element render the same in any SVG viewer.
-
-    Qt writes the widget font's family list (e.g. "NanumGothic,DejaVu Sans") on each text
-    run; QtSvg itself cannot parse such a list, and other viewers may lack the fonts. So
-    each run gets the one family that really has its glyphs, plus its measured width as
-    textLength (lengthAdjust spacingAndGlyphs): where a viewer substitutes another font,
-    the text keeps its place and width instead of overlapping its neighbours.
-    """
-    measure = _TextMeasure()
-
-    def fix_text(match: re.Match) -> str:
-        attrs, content = match.group(1), match.group(2)
-        text = html.unescape(content)
-        family, width = measure(attrs, text)
-        attrs = _FAMILY_RE.sub(f'font-family="{family}"', attrs)
-        if text.strip() and width > 0 and "textLength" not in attrs:
-            attrs = attrs.rstrip() + f' textLength="{width:.2f}" lengthAdjust="spacingAndGlyphs"'
-        return f"<text {attrs}>{content}</text>"
-
-    svg = re.sub(r"<text ([^>]*)>([^<]*)</text>", fix_text, svg)
-    return _FAMILY_RE.sub(lambda m: f'font-family="{_families(m.group(1))[0]}"', svg)
-
-
-_FAMILY_RE = re.compile(r'font-family="([^"]*)"')
-
-
-def _families(value: str) -> list[str]:
-    names = [name.strip().strip("'\"") for name in html.unescape(value).split(",")]
-    return [name for name in names if name] or ["sans-serif"]
-
-
-class _TextMeasure:
-    """(family with the glyphs, advance width) of a text run, from Qt's font metrics."""
-
-    def __init__(self):
-        self._device = QImage(1, 1, QImage.Format.Format_RGB32)  # 96 dpi: SVG user units are px
-        self._device.setDotsPerMeterX(round(SCREEN_DPI / 0.0254))
-        self._device.setDotsPerMeterY(round(SCREEN_DPI / 0.0254))
-        self._metrics: dict[tuple, QFontMetricsF] = {}
-
-    def __call__(self, attrs: str, text: str) -> tuple[str, float]:
-        found = {k: v for k, v in re.findall(r'([\w-]+)="([^"]*)"', attrs)}
-        families = _families(found.get("font-family", "sans-serif"))
-        size = float(found.get("font-size", "12") or 12)
-        weight = int(float(found.get("font-weight", "400") or 400))
-        italic = found.get("font-style", "normal") != "normal"
-        glyphs = [ord(c) for c in text if not c.isspace()]
-        for family in families:
-            metrics = self._get(family, size, weight, italic)
-            if all(metrics.inFontUcs4(code) for code in glyphs):
-                return family, metrics.horizontalAdvance(text)
-        return families[0], self._get(families[0], size, weight, italic).horizontalAdvance(text)
-
-    def _get(self, family: str, size: float, weight: int, italic: bool) -> QFontMetricsF:
-        key = (family, size, weight, italic)
-        if key not in self._metrics:
-            font = QFont(family)
-            font.setStyleStrategy(QFont.StyleStrategy.NoFontMerging)
-            font.setPointSizeF(size * 72.0 / SCREEN_DPI)
-            font.setWeight(QFont.Weight(min(1000, max(1, weight))))
-            font.setItalic(italic)
-            self._metrics[key] = QFontMetricsF(font, self._device)
-        return self._metrics[key]
+    return bytes(data).decode("utf-8")
