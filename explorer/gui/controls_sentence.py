@@ -7,16 +7,17 @@ good sentence stays computed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QMargins, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import (QLabel, QLayout, QLineEdit, QSizePolicy, QToolButton, QVBoxLayout,
-                               QWidget, QWidgetItem)
+from PySide6.QtWidgets import (QFrame, QLabel, QLayout, QLineEdit, QScrollArea, QSizePolicy,
+                               QToolButton, QVBoxLayout, QWidget, QWidgetItem)
 
 from ..core import AttentionConfig, split_sentence
 from .state import AppState
 
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
+MAX_CHIP_ROWS = 5  # beyond this the chips scroll, so a long sentence can't push the sliders away
 
 
 class FlowLayout(QLayout):
@@ -146,9 +147,14 @@ class PaddingChips(QWidget):
         self._chip_box = QWidget()
         self._chip_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self._flow = FlowLayout(self._chip_box)
+        self._scroll = QScrollArea()
+        self._scroll.setWidget(self._chip_box)
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self._chip_box)
+        layout.addWidget(self._scroll)
         layout.addWidget(self.summary)
         state.config_changed.connect(self.sync)
         self.sync(state.config)
@@ -185,7 +191,25 @@ class PaddingChips(QWidget):
             self.chips.append(chip)
         self._tokens = tokens
         self._padding = frozenset()  # new chips start unchecked
-        self._chip_box.updateGeometry()
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """As tall as the chips, up to MAX_CHIP_ROWS rows; then they scroll."""
+        if not self.chips:
+            self._scroll.setFixedHeight(0)
+            return
+        needed = self._flow.heightForWidth(max(1, self.width()))  # no frame: viewport = our width
+        row = self.chips[0].sizeHint().height() + self._flow.spacing()
+        self._scroll.setFixedHeight(min(needed, MAX_CHIP_ROWS * row - self._flow.spacing()))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self._fit_height)
 
     def toggle(self, index: int, padded: bool) -> None:
         padding = set(self._state.config.padding)
