@@ -149,6 +149,8 @@ class PaddingChips(QWidget):
         self._flow = FlowLayout(self._chip_box)
         self._scroll = QScrollArea()
         self._scroll.setWidget(self._chip_box)
+        self._chip_box.setAutoFillBackground(False)  # setWidget turned it on: no grey band
+        self._scroll.viewport().setAutoFillBackground(False)
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
         self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
