@@ -8,6 +8,8 @@ upright and crisp whatever the view's scale or the inverted y axis, and scale wi
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEngine, QPixmap, QTransform
@@ -17,6 +19,15 @@ MIN_FONT_PX = 7          # below this the labels are unreadable: paint nothing
 TEXT_WIDTH_PER_PX = 2.4  # "0.57" is about 2.4 font-pixel-sizes wide
 _LABELS = [f"{k / 100:.2f}" for k in range(101)]  # weights are in [0, 1]: 101 possible strings
 _COLOURS = (QColor(255, 255, 255), QColor(0, 0, 0))  # index 1 = dark text
+
+
+def _device_pixel_ratio(painter: QPainter) -> float:
+    """Device pixels per logical pixel of what is really painted on: QWidget.render() into a
+    4x image paints "on the widget" (ratio 1) but its device transform carries the 4."""
+    world, device = painter.worldTransform(), painter.deviceTransform()
+    world_scale = math.hypot(world.m11(), world.m12())
+    ratio = math.hypot(device.m11(), device.m12()) / world_scale if world_scale else 1.0
+    return round(max(ratio, painter.device().devicePixelRatioF(), 1.0), 3)
 
 
 class CellTextItem(QGraphicsItem):
@@ -87,7 +98,7 @@ class CellTextItem(QGraphicsItem):
         if engine is not None and engine.type() != QPaintEngine.Type.Raster:
             self._paint_as_text(painter, t, px, rows, cols, codes, dark)  # SVG, PDF: real text
             return
-        self._ensure_atlas(px, painter.device().devicePixelRatioF())
+        self._ensure_atlas(px, _device_pixel_ratio(painter))
         half = self._half[dark, codes]  # (m, 2)
         xs = np.rint(t.m11() * cols + t.m21() * rows + t.dx() - half[:, 0]).astype(int)
         ys = np.rint(t.m12() * cols + t.m22() * rows + t.dy() - half[:, 1]).astype(int)
