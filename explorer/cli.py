@@ -40,6 +40,8 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("numpy", "torch"))
     parser.add_argument("--device", help="cpu, cuda or cuda:N (torch backend)")
     parser.add_argument("--dtype", choices=("float64", "float32"))
+    parser.add_argument("--init", choices=("course", "unit"),
+                        help="weights randn×0.5 (course, default) or randn/√d_model (unit)")
 
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:
@@ -49,7 +51,8 @@ def config_from_args(args: argparse.Namespace) -> AttentionConfig:
     if args.tokens is not None:
         changes["tokens"] = split_sentence(args.tokens)
     for option, name in (("d_model", "d_model"), ("heads", "n_heads"), ("seed", "seed"),
-                         ("backend", "backend"), ("device", "device"), ("dtype", "dtype")):
+                         ("backend", "backend"), ("device", "device"), ("dtype", "dtype"),
+                         ("init", "init")):
         if getattr(args, option) is not None:
             changes[name] = getattr(args, option)
     if args.device and args.device != "cpu" and args.backend is None:

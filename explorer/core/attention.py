@@ -57,7 +57,8 @@ class AttentionResult:
 
 def model_input(config: AttentionConfig):
     """(weights in the config's dtype, pe or None, x_in) for a valid config."""
-    weights = draw_weights(config.seed, config.n_tokens, config.d_model).as_dtype(config.dtype)
+    weights = draw_weights(config.seed, config.n_tokens, config.d_model, config.init)
+    weights = weights.as_dtype(config.dtype)
     pe = None
     x_in = weights.x
     if config.positional:

@@ -20,6 +20,7 @@ SEED_MAX = 2**32 - 1  # legacy np.random.seed accepts 0 .. 2**32 - 1
 
 BACKENDS = ("numpy", "torch")
 DTYPES = ("float64", "float32")
+INITS = ("course", "unit")  # see weights.py
 _DEVICE_RE = re.compile(r"^(cpu|cuda(:\d+)?)$")
 
 COURSE_SENTENCE = ("나는", "학교에", "버스로", "갔다")
@@ -42,6 +43,8 @@ class AttentionConfig:
     positional: add the sinusoidal positional encoding to X before the projections.
     backend, device: "numpy" (cpu only) or "torch" on "cpu" / "cuda" / "cuda:N".
     dtype: "float64" (exact teaching numbers) or "float32".
+    init: "course" (weights randn × 0.5, the course's numbers) or "unit" (randn / √d_model,
+        as real models start; shows what ÷√d_head is for at large d_model).
     """
 
     tokens: tuple[str, ...] = COURSE_SENTENCE
@@ -55,6 +58,7 @@ class AttentionConfig:
     backend: str = "numpy"
     device: str = "cpu"
     dtype: str = "float64"
+    init: str = "course"
 
     def __post_init__(self) -> None:
         # Normalise containers so equal configs hash equally, whatever the caller passed.
@@ -144,4 +148,6 @@ def validate(config: AttentionConfig) -> AttentionConfig:
         raise ConfigError("the numpy backend runs on the CPU only; choose torch for CUDA")
     if config.dtype not in DTYPES:
         raise ConfigError(f"unknown dtype {config.dtype!r} (choose {', '.join(DTYPES)})")
+    if config.init not in INITS:
+        raise ConfigError(f"unknown weight init {config.init!r} (choose {', '.join(INITS)})")
     return config

@@ -22,11 +22,16 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            "d_model 8, 2 heads, seed 1, scaled: the numbers printed in the course.",
            AttentionConfig(tokens=COURSE_SENTENCE, d_model=8, n_heads=2, seed=1, scaled=True)),
     Preset("saturated-softmax", "No scaling at d_model 512 (saturated softmax)",
-           "Without ÷√d_head, scores grow with d_head and softmax puts almost all weight on one key.",
-           AttentionConfig(tokens=COURSE_SENTENCE, d_model=512, n_heads=2, seed=1, scaled=False)),
+           "Weights start at 1/√d_model, as in real models, so q·k has variance d_head = 256. "
+           "Without ÷√d_head, softmax puts almost all weight on one key.",
+           AttentionConfig(tokens=COURSE_SENTENCE, d_model=512, n_heads=2, seed=1, scaled=False,
+                           init="unit")),
     Preset("scaled-512", "Scaled at d_model 512 (compare with the one above)",
-           "Same weights as the saturated preset, with ÷√d_head: the weights spread out again.",
-           AttentionConfig(tokens=COURSE_SENTENCE, d_model=512, n_heads=2, seed=1, scaled=True)),
+           "The same weights with ÷√d_head: score variance is back to 1 and the weights spread out. "
+           "(With the course's ×0.5 weights scores grow with d_model too, and even scaled "
+           "softmax saturates: switch the weight init to see it.)",
+           AttentionConfig(tokens=COURSE_SENTENCE, d_model=512, n_heads=2, seed=1, scaled=True,
+                           init="unit")),
     Preset("causal-decoder", "Causal decoder (GPT-style mask)",
            "Each token attends only to itself and earlier tokens: the upper triangle is masked.",
            AttentionConfig(tokens=_LONG_SENTENCE, d_model=64, n_heads=4, seed=1, causal=True)),

@@ -4,6 +4,11 @@ The course (Lab 3) seeds the legacy generator and draws, in this order:
 X = randn(n, d_model), then W_Q, W_K, W_V, W_O = randn(d_model, d_model) * 0.5.
 `np.random.RandomState(seed)` yields the same stream without touching global state.
 Draws are cached: toggling scaling, a mask or the backend never redraws.
+
+init="course" is that convention. Its entries of q have variance d_model / 4, so at
+large d_model softmax saturates even after ÷√d_head. init="unit" rescales the very
+same draws to entries of variance 1 / d_model (as real models initialise), so q.k has
+variance d_head and ÷√d_head brings it back to 1: the effect the course describes.
 """
 
 from __future__ import annotations
@@ -13,7 +18,19 @@ from functools import lru_cache
 
 import numpy as np
 
+from .config import ConfigError
+
 WEIGHT_SCALE = 0.5
+INITS = ("course", "unit")
+
+
+def weight_std(d_model: int, init: str = "course") -> float:
+    """Standard deviation of one projection-matrix entry under `init`."""
+    if init == "course":
+        return WEIGHT_SCALE
+    if init == "unit":
+        return 1.0 / np.sqrt(d_model)
+    raise ConfigError(f"unknown weight init {init!r} (choose {', '.join(INITS)})")
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: draws are cached, so one object per draw
@@ -33,11 +50,12 @@ class Weights:
 
 
 @lru_cache(maxsize=4)
-def draw_weights(seed: int, n_tokens: int, d_model: int) -> Weights:
+def draw_weights(seed: int, n_tokens: int, d_model: int, init: str = "course") -> Weights:
     """X and the four projection matrices for (seed, n, d), in the course's order."""
     rng = np.random.RandomState(seed)
     x = rng.randn(n_tokens, d_model)  # (n, d)
-    mats = [rng.randn(d_model, d_model) * WEIGHT_SCALE for _ in range(4)]  # 4 x (d, d)
+    std = weight_std(d_model, init)
+    mats = [rng.randn(d_model, d_model) * std for _ in range(4)]  # 4 x (d, d)
     for arr in (x, *mats):
         arr.setflags(write=False)
     return Weights(x, *mats)

@@ -25,19 +25,9 @@ from ..config import ConfigError
 from ..masks import build_mask, fully_masked_rows, masked_softmax
 from ..numpy_ops import split_heads
 from ..stats import row_entropy
-from ..weights import WEIGHT_SCALE
+from ..weights import INITS, weight_std
 
 SWEEP_D_MODELS = (8, 16, 32, 64, 128, 256, 512, 1024)
-INITS = ("course", "unit")
-
-
-def weight_std(d_model: int, init: str) -> float:
-    """Standard deviation of one projection-matrix entry under `init`."""
-    if init == "course":
-        return WEIGHT_SCALE
-    if init == "unit":
-        return 1.0 / np.sqrt(d_model)
-    raise ConfigError(f"unknown weight init {init!r} (choose {', '.join(INITS)})")
 
 
 def expected_raw_variance(d_model: int, n_heads: int, init: str = "course") -> float:
