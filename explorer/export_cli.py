@@ -30,10 +30,11 @@ def add_export_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default="png")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--scale", type=_scale, default=None,
-                      help="pixels per on-screen pixel, e.g. 2 (default 1)")
+                      help="PNG: pixels per on-screen pixel, e.g. 2 (default 1)")
     size.add_argument("--width", type=_width, default=None, metavar="PX",
-                      help="exact image width in pixels, height in proportion")
-    parser.add_argument("--background", choices=BACKGROUNDS, default="white")
+                      help="PNG: exact image width in pixels, height in proportion")
+    parser.add_argument("--background", choices=BACKGROUNDS, default="white",
+                        help="white (slides, the default) or dark; not for --what window")
     parser.add_argument("--title", action="store_true", help="add a line with the settings on top")
     parser.add_argument("--name", help="file name for a single figure (default: from the settings, "
                         "e.g. heads_d8_h2_seed1.png)")

@@ -30,8 +30,28 @@ def weights_rows(result: AttentionResult, heads: list[int] | None = None):
 
 
 def weights_csv(result: AttentionResult, heads: list[int] | None = None) -> str:
-    """All heads (or the chosen ones) in one tidy table: heads·n·n rows."""
-    return _table(WEIGHT_COLUMNS, weights_rows(result, heads))
+    """All heads (or the chosen ones) in one tidy table: heads·n·n rows.
+
+    Same text as `csv.writer` over `weights_rows`, built by joining strings: 1024 tokens ×
+    4 heads is 4 million rows, and the writer's per-row overhead would triple the time.
+    """
+    tokens = [_field(t) for t in result.config.tokens]
+    weights = np.asarray(result.weights, dtype=np.float64)  # (h, n, n)
+    key_parts = [f",{j},{token}," for j, token in enumerate(tokens)]
+    parts = [",".join(WEIGHT_COLUMNS) + "\n"]
+    for h in range(weights.shape[0]) if heads is None else heads:
+        for i, query in enumerate(tokens):
+            prefix = f"{h},{i},{query}"
+            parts.append("".join(f"{prefix}{key}{w!r}\n"
+                                 for key, w in zip(key_parts, weights[h, i].tolist())))
+    return "".join(parts)
+
+
+def _field(text: str) -> str:
+    """One CSV field as csv.writer would write it (quoted when it holds , " or a line break)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow([text])
+    return out.getvalue()
 
 
 def kv_csv(trace: KVTrace, step: int | None = None) -> str:

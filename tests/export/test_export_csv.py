@@ -6,7 +6,7 @@ import io
 import numpy as np
 
 from explorer.core import forward, get_preset, run_kv_cache
-from explorer.export.csv_export import WEIGHT_COLUMNS, kv_csv, pe_csv, weights_csv
+from explorer.export.csv_export import WEIGHT_COLUMNS, kv_csv, pe_csv, weights_csv, weights_rows
 
 LAB3 = get_preset("course-lab3").config
 
@@ -50,3 +50,15 @@ def test_pe_csv_is_the_table():
     rows = read(pe_csv(forward(LAB3)))
     assert len(rows) == LAB3.n_tokens * LAB3.d_model
     assert float(rows[1]["value"]) == 1.0  # PE(0, 1) = cos 0
+
+
+def test_fast_writer_matches_csv_module_with_awkward_tokens():
+    config = LAB3.replace(tokens=("a,b", 'say "hi"', "나는", "plain"))
+    result = forward(config)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(WEIGHT_COLUMNS)
+    writer.writerows([h, i, q, j, k, repr(w)] for h, i, q, j, k, w in weights_rows(result))
+    assert weights_csv(result) == out.getvalue()
+    rows = read(weights_csv(result))
+    assert rows[0]["query"] == "a,b" and rows[4]["query"] == 'say "hi"'
