@@ -248,3 +248,27 @@ def test_add_view_adds_a_tab(qtbot, make_window):
     window.add_view("Extra", label)
     assert window.tabs.tabText(window.tabs.count() - 1) == "Extra"
     assert label in window.views()
+
+
+def test_dragging_a_slider_across_its_range_ends_on_the_final_value(qtbot, make_window):
+    window = make_window(AttentionConfig(tokens=tuple(f"t{i}" for i in range(64)), d_model=64,
+                                         n_heads=16))
+    slider = window.controls.model_size.d_model_slider
+    slider.setSliderDown(True)  # as while the mouse holds the handle
+    for index in list(range(slider.maximum() + 1)) + list(range(slider.maximum(), 5, -1)):
+        slider.setValue(index)  # no waiting between moves: a fast drag
+    slider.setSliderDown(False)
+    final = window.state.config
+    assert final.d_model == window.controls.model_size._widths[6]
+    settle(qtbot, window)
+    assert window.state.result.config == final
+    assert window.state.worker.computes < slider.maximum()  # 34 moves, far fewer computes
+    assert_window_shows_state(window)
+
+
+def test_full_screen_toggles(qtbot, make_window):
+    window = make_window()
+    window.shortcut_actions["full_screen"].trigger()
+    qtbot.waitUntil(window.isFullScreen)
+    window.shortcut_actions["full_screen"].trigger()
+    qtbot.waitUntil(lambda: not window.isFullScreen())
