@@ -7,9 +7,9 @@ present: ``pe_panel.PEPanel`` and ``kv_panel.KVPanel`` become tabs, and
 File and Topics. A missing module is skipped; an error inside one is not hidden.
 
 Attributes other code may use: ``state``, ``heads_grid``, ``tabs``, ``controls``, ``info_strip``,
-``file_menu``, ``view_menu``, ``presets_menu``, ``topics_menu``, ``help_menu``,
-``shortcut_actions``
-(the shortcut table's QActions by name), ``views()`` and ``status_message(text)``.
+``file_menu``, ``view_menu``, ``presets_menu``, ``topics_menu``, ``help_menu``, ``menus`` (by title),
+``shortcut_actions`` (the shortcut table's QActions by name), ``views()``,
+``status_message(text)``, and the signals ``picture_shown(result)`` and ``first_paint()``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabWidget
                                QWidget)
 
 from ..core import PRESETS, AttentionResult
-from .colormaps import COLORMAPS, DEFAULT_COLORMAP
+from .colormaps import COLORMAPS
 from .controls import ControlPanel
 from .fonts import load_bundled_fonts, ui_font
 from .heads_view import HeadsGrid
@@ -298,9 +298,3 @@ class MainWindow(QMainWindow):
                           "Change d_model, heads, seed, scaling, masks and positional encoding "
                           "and watch every head's weights update.")
 
-
-def colormap_or_default(name: str) -> tuple[str, str | None]:
-    """(a known colormap name, note or None): settings may name a map that no longer exists."""
-    if name in COLORMAPS:
-        return name, None
-    return DEFAULT_COLORMAP, f"unknown colormap {name!r} in settings; using {DEFAULT_COLORMAP}"
