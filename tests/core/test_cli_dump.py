@@ -104,7 +104,16 @@ def test_options_reach_the_config():
     assert all(row[1] == 0.0 for head in doc["weights"] for row in head[:1])  # causal
 
 
+def test_init_option():
+    course = json.loads(run_cli("dump").stdout)
+    unit = run_cli("dump", "--init", "unit")
+    assert unit.returncode == 0, unit.stderr
+    doc = json.loads(unit.stdout)
+    assert doc["config"]["init"] == "unit" and doc["weights"] != course["weights"]
+
+
 BAD_ARGS = [
+    ["dump", "--init", "xavier"],
     ["dump", "--bogus"],
     ["dump", "--heads", "3", "--d-model", "8"],
     ["dump", "--pad", "99"],

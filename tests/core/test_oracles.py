@@ -29,16 +29,21 @@ VARIANTS = [
     {"padding": frozenset({1})},
     {"causal": True, "padding": frozenset({0, 2})},  # row 0 fully masked
     {"positional": True, "causal": True},
+    {"init": "unit", "padding": frozenset({0})},
 ]
 
 
-def legacy_draw(seed, n, d):
-    """The course's recipe, done here with the global legacy generator (state restored)."""
+def legacy_draw(seed, n, d, init="course"):
+    """The course's recipe, done here with the global legacy generator (state restored).
+
+    init "course": weights randn * 0.5; "unit": the same draws * 1/sqrt(d_model).
+    """
+    std = 0.5 if init == "course" else 1 / math.sqrt(d)
     saved = np.random.get_state()
     try:
         np.random.seed(seed)
         x = np.random.randn(n, d)
-        w_q, w_k, w_v, w_o = (np.random.randn(d, d) * 0.5 for _ in range(4))
+        w_q, w_k, w_v, w_o = (np.random.randn(d, d) * std for _ in range(4))
     finally:
         np.random.set_state(saved)
     return x, w_q, w_k, w_v, w_o
@@ -61,7 +66,7 @@ def allowed_matrix(config):
 
 
 def reference_inputs(config):
-    x, w_q, w_k, w_v, w_o = legacy_draw(config.seed, config.n_tokens, config.d_model)
+    x, w_q, w_k, w_v, w_o = legacy_draw(config.seed, config.n_tokens, config.d_model, config.init)
     x_in = x + sinusoid(config.n_tokens, config.d_model) if config.positional else x
     return x_in, w_q, w_k, w_v, w_o
 
@@ -85,6 +90,13 @@ def test_draw_equals_fresh_legacy_draw(seed, n, d):
         np.testing.assert_array_equal(ours, theirs)
     result = forward(AttentionConfig(tokens=("t",) * n, d_model=d, n_heads=1, seed=seed))
     np.testing.assert_array_equal(result.x, legacy_draw(seed, n, d)[0])
+
+
+@pytest.mark.parametrize("seed,n,d", [(1, 4, 8), (42, 9, 24)])
+def test_unit_init_draw_equals_fresh_legacy_draw(seed, n, d):
+    w = draw_weights(seed, n, d, "unit")
+    for ours, theirs in zip((w.x, w.w_q, w.w_k, w.w_v, w.w_o), legacy_draw(seed, n, d, "unit")):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-15, atol=0)
 
 
 def test_forward_leaves_the_global_generator_alone():

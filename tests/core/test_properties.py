@@ -27,6 +27,7 @@ def configs(draw, backends=("numpy",), dtypes=("float64",)):
         seed=draw(st.integers(0, 2**32 - 1)), scaled=draw(st.booleans()),
         causal=draw(st.booleans()), padding=padding, positional=draw(st.booleans()),
         backend=draw(st.sampled_from(backends)), dtype=draw(st.sampled_from(dtypes)),
+        init=draw(st.sampled_from(["course", "unit"])),
     )
 
 

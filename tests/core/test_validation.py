@@ -34,6 +34,7 @@ BAD = [
     ({"backend": "numpy", "device": "cuda"}, "numpy"),
     ({"backend": "numpy", "device": "cuda:0"}, "numpy"),
     ({"scaled": "yes"}, "scaled"),
+    ({"init": "xavier"}, "init"),
 ]
 
 

@@ -28,6 +28,14 @@ def test_float32_cast_is_cached_too():
     assert a is b and a.x.dtype == np.float32
 
 
+def test_changing_the_init_gives_other_weights_from_the_same_stream():
+    course, _, _ = model_input(AttentionConfig(seed=8))
+    unit, _, _ = model_input(AttentionConfig(seed=8, init="unit"))
+    assert unit is not course
+    np.testing.assert_array_equal(unit.x, course.x)
+    np.testing.assert_allclose(unit.w_q, course.w_q / 0.5 / np.sqrt(8), rtol=1e-15)
+
+
 def test_new_seed_or_size_redraws():
     base = draw_weights(3, 4, 8)
     assert draw_weights(3, 4, 8) is base
