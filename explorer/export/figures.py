@@ -158,7 +158,9 @@ def build_figure(spec: FigureSpec, result: AttentionResult, trace: KVTrace | Non
     frame.description = line  # written into the PNG / SVG metadata, title shown or not
     if size is None:
         size = frame.size_for_view(default_view_size(spec, result.config))
-    return settle(frame, size)
+    settle(frame, size)
+    frame.restyle()  # the PE panel, e.g., draws (and colours its titles) only once shown
+    return settle(frame)
 
 
 def figure_bytes(frame: FigureFrame, options: ExportOptions) -> bytes:

@@ -35,6 +35,10 @@ class FigureFrame(QWidget):
         self.background = background
         self.colours = apply_theme(self, background)
 
+    def restyle(self) -> None:
+        """Apply the background again: views may redraw their titles when first shown."""
+        self.colours = apply_theme(self, self.background)
+
     @property
     def title(self) -> str:
         return "" if self.title_label.isHidden() else self.title_label.text()

@@ -137,10 +137,8 @@ def _cell_crop(frame, image_px: np.ndarray, scale: int, head: int, row: int, col
     return image_px[y - half // 2:y + half // 2, x - half:x + half, :3].astype(int)
 
 
-@pytest.mark.xfail(strict=False, reason="CellTextItem renders its label atlas at the widget's "
-                   "devicePixelRatio, not the target image's, so 4x value labels are upscaled "
-                   "1x bitmaps (fix belongs in explorer/gui/cell_text_item.py; see export report)")
 def test_value_labels_are_drawn_at_4x_not_upscaled(figure):
+    """The cell values are real 4x text, not a 1x label bitmap blown up (4x4 blocks)."""
     frame = figure()
     crop = _cell_crop(frame, pixels(render_image(frame, 4)), 4, 0, 0, 0)
     blocks = crop[:crop.shape[0] // 4 * 4, :crop.shape[1] // 4 * 4]
@@ -150,3 +148,19 @@ def test_value_labels_are_drawn_at_4x_not_upscaled(figure):
     ink = ~background
     assert ink.sum() > 10  # the label is there
     assert varying[ink].mean() > 0.3  # glyph edges anti-aliased at the 4x resolution
+
+
+@pytest.mark.parametrize("spec", ["heads", "pe", "kv:2"])
+@pytest.mark.parametrize("background", ["white", "dark"])
+def test_titles_and_axes_follow_the_background(figure, spec, background):
+    import pyqtgraph as pg
+    frame = figure(spec, background=background)
+    views = frame.findChildren(pg.GraphicsView)
+    labels = [i for v in views for i in v.scene().items() if isinstance(i, pg.LabelItem) and i.text]
+    axes = [i for v in views for i in v.scene().items() if isinstance(i, pg.AxisItem)]
+    assert labels and axes
+    light_text = background == "dark"
+    for label in labels:
+        assert (pg.mkColor(label.opts["color"]).lightness() > 128) == light_text, label.text
+    for axis in axes:
+        assert (axis.textPen().color().lightness() > 128) == light_text
