@@ -62,7 +62,9 @@ class AttentionConfig:
 
     def __post_init__(self) -> None:
         # Normalise containers so equal configs hash equally, whatever the caller passed.
-        object.__setattr__(self, "tokens", tuple(str(t) for t in self.tokens))
+        # A plain string is a sentence (split on whitespace), never a sequence of characters.
+        tokens = self.tokens.split() if isinstance(self.tokens, str) else self.tokens
+        object.__setattr__(self, "tokens", tuple(str(t) for t in tokens))
         object.__setattr__(self, "padding", frozenset(int(p) for p in self.padding))
 
     @property

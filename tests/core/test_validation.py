@@ -106,3 +106,9 @@ def test_list_devices_always_offers_numpy_torch_cpu_and_a_cuda_entry():
         assert cuda[0].reason and "CUDA" in cuda[0].reason
     for d in devices:
         assert d.label and (d.available or d.reason)
+
+
+def test_a_sentence_given_as_one_string_is_split_on_whitespace_not_into_characters():
+    from explorer.core import AttentionConfig
+    assert AttentionConfig.from_dict({"tokens": "나는 학교에"}).tokens == ("나는", "학교에")
+    assert AttentionConfig(tokens="a  b\tc").tokens == ("a", "b", "c")
