@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         self.heads_grid.set_focus_head(head)
         if head is not None:
             self.tabs.setCurrentWidget(self.heads_grid)
+            self.status_message(f"head {head} enlarged: click it or press Esc for all heads", 4000)
 
     def apply_preset(self, name: str) -> None:
         preset = PRESETS[name]
