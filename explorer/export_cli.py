@@ -21,8 +21,7 @@ MAX_WIDTH = 16384
 
 def add_export_parser(sub) -> argparse.ArgumentParser:
     """Register the `export` sub-command on cli's sub-parsers."""
-    from .export.naming import FORMATS, WHAT_HELP
-    from .export.theme import BACKGROUNDS
+    from .export.naming import BACKGROUNDS, FORMATS, WHAT_HELP  # Qt-free: dump must not load Qt
     parser = sub.add_parser("export", help="write figures (PNG, SVG) or weights (CSV) without a window")
     add_config_options(parser)
     parser.add_argument("--out", required=True, metavar="DIR", help="existing folder to write into")

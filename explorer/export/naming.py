@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..core import AttentionConfig, ConfigError
 
 KINDS = ("heads", "head", "pe", "kv", "window")
+BACKGROUNDS = ("white", "dark")  # slides (dark text on white) or a dark theme
 FORMATS = ("png", "svg", "csv")
 WHAT_HELP = "heads, head:N, pe, kv:STEP or all (N and STEP are 0-based)"
 

@@ -15,7 +15,8 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QWidget
 
-BACKGROUNDS = ("white", "dark")
+from .naming import BACKGROUNDS  # noqa: F401  (re-exported; defined Qt-free)
+
 _FONT_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
 _family: str | None = None
 
