@@ -14,7 +14,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QGroupBox, QScrollArea, QVBoxLayout, QWidget
 
 from .controls_model import ModelSizeControl, SeedControl
-from .controls_options import BackendCombo, DisplayControl, SwitchesControl
+from .controls_options import BackendCombo, ChoicesControl, DisplayControl, SwitchesControl
 from .controls_sentence import PaddingChips, SentenceControl
 from .state import AppState
 
@@ -40,6 +40,7 @@ class ControlPanel(QScrollArea):
         self.seed = SeedControl(state, rng=rng)
         self.switches = SwitchesControl(state)
         self.backend = BackendCombo(state)
+        self.choices = ChoicesControl(state)
         self.display = DisplayControl(state, colormaps)
         inner = QWidget()
         inner.setObjectName("controls")
@@ -49,7 +50,7 @@ class ControlPanel(QScrollArea):
         layout.addWidget(_group("Model size", self.model_size))
         layout.addWidget(_group("Seed", self.seed))
         layout.addWidget(_group("Scaling and masks", self.switches))
-        layout.addWidget(_group("Backend / device", self.backend))
+        layout.addWidget(_group("Backend / device", self.backend, self.choices))
         layout.addWidget(_group("Display", self.display))
         layout.addStretch(1)
         self.setWidget(inner)

@@ -14,6 +14,17 @@ SWITCHES = (  # config field, label
     ("positional", "add positional encoding"),
 )
 LOADING_LABEL = "torch (loading…)"
+CHOICES = (  # config field, label, ((value, text, tooltip), ...)
+    ("init", "weights", (
+        ("course", "course: randn × 0.5", "the course's numbers (Lab 3)"),
+        ("unit", "unit: randn / √d_model", "as real models start: q·k has variance d_head, "
+                                          "so ÷√d_head brings the scores back to variance 1"),
+    )),
+    ("dtype", "precision", (
+        ("float64", "float64 (exact)", "teaching numbers to the last digit"),
+        ("float32", "float32 (fast)", "about twice as fast at large sizes"),
+    )),
+)
 
 
 def device_key(backend: str, device: str) -> str:
@@ -45,6 +56,33 @@ class SwitchesControl(QWidget):
 
     def toggle(self, name: str) -> None:
         self._state.update(**{name: not getattr(self._state.config, name)})
+
+
+class ChoicesControl(QWidget):
+    """A combo box per config field with a fixed set of values (weight init, precision)."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self.combos: dict[str, QComboBox] = {}
+        layout = QFormLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for name, label, options in CHOICES:
+            combo = QComboBox()
+            for value, text, tip in options:
+                combo.addItem(text, value)
+                combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+            combo.activated.connect(
+                lambda i, name=name, combo=combo: self._state.update(**{name: combo.itemData(i)}))
+            layout.addRow(label, combo)
+            self.combos[name] = combo
+        state.config_changed.connect(self.sync)
+        self.sync(state.config)
+
+    def sync(self, config: AttentionConfig) -> None:
+        for name, combo in self.combos.items():
+            with QSignalBlocker(combo):
+                combo.setCurrentIndex(combo.findData(getattr(config, name)))
 
 
 class BackendCombo(QComboBox):

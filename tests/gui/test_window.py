@@ -139,6 +139,27 @@ def test_switches(qtbot, make_window, name):
         assert np.all(np.triu(window.heads_grid.head_image(0), 1) == 0)
 
 
+def test_weight_init_and_precision_combos_change_config_and_picture(qtbot, make_window):
+    window = make_window(AttentionConfig(d_model=64, n_heads=2, scaled=True))
+    settle(qtbot, window)
+    course = window.heads_grid.head_image(0).copy()
+    combos = window.controls.choices.combos
+    combos["init"].activated.emit(combos["init"].findData("unit"))
+    assert window.state.config.init == "unit"
+    settle(qtbot, window)
+    assert_window_shows_state(window)
+    unit = window.heads_grid.head_image(0)
+    expected = forward(AttentionConfig(d_model=64, n_heads=2, init="unit")).weights[0]
+    np.testing.assert_allclose(unit, expected, atol=1e-12)
+    assert not np.allclose(unit, course)
+    combos["dtype"].activated.emit(combos["dtype"].findData("float32"))
+    assert window.state.config.dtype == "float32"
+    settle(qtbot, window)
+    assert window.state.result.weights.dtype == np.float32
+    window.state.update(init="course")  # state -> combo, without a feedback loop
+    assert combos["init"].currentData() == "course"
+
+
 def test_padding_chip_masks_that_key(qtbot, make_window):
     window = make_window()
     chip = window.controls.chips.chips[2]
