@@ -180,6 +180,7 @@ class PaddingChips(QWidget):
     def _rebuild(self, tokens: tuple[str, ...]) -> None:
         for chip in self.chips:
             self._flow.removeWidget(chip)
+            chip.hide()  # deleteLater waits for the event loop; never show a stale chip meanwhile
             chip.deleteLater()
         self.chips = []
         for i, token in enumerate(tokens[:MAX_CHIPS]):
