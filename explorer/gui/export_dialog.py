@@ -21,9 +21,10 @@ from ..export.files import ExportError, check_name, write_files
 from ..export.from_window import available_specs, current_spec, export_from_window
 from ..export.naming import FORMATS
 from ..export.theme import BACKGROUNDS
+from .shortcuts import get_shortcut
 
-EXPORT_KEYS = "Ctrl+Shift+E"
-COPY_KEYS = "Ctrl+Shift+C"
+EXPORT_KEYS = get_shortcut("export").keys[0]  # the shortcuts table is the one source
+COPY_KEYS = get_shortcut("copy_figure").keys[0]
 SCALES = (1, 2, 4)
 COPY_SCALE = 2
 

@@ -40,11 +40,20 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("cycle_show_values", ("V",), "Cell values: auto → on → off", "View"),
     Shortcut("presentation", ("F5", "Ctrl+P"), "Presentation mode", "View"),
     Shortcut("full_screen", ("F11",), "Full screen", "View"),
+    Shortcut("export", ("Ctrl+Shift+E",), "Export figure…", "File"),
+    Shortcut("copy_figure", ("Ctrl+Shift+C",), "Copy figure to the clipboard", "File"),
+    # Handled by the KV-cache panel itself (no window action); listed so F1 shows them.
+    Shortcut("kv_step", ("Right", "Left"), "KV cache: step forward / back", "KV cache"),
+    Shortcut("kv_play", ("Space",), "KV cache: play / pause", "KV cache"),
+    Shortcut("kv_ends", ("Home", "End"), "KV cache: first / last step", "KV cache"),
+    Shortcut("kv_jump", ("PgDown", "PgUp"), "KV cache: 10 steps forward / back", "KV cache"),
     Shortcut("shortcuts_help", ("F1",), "Keyboard shortcuts", "Help"),
     Shortcut("quit", ("Ctrl+Q",), "Quit", "File"),
 )
 
 CHECKABLE = frozenset({"presentation", "full_screen"})
+# Rows whose action lives elsewhere: File → Export/Copy (export_dialog) and the KV panel's keys.
+NOT_WINDOW_ACTIONS = frozenset({"export", "copy_figure", "kv_step", "kv_play", "kv_ends", "kv_jump"})
 
 
 def get_shortcut(name: str) -> Shortcut:
