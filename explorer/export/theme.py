@@ -9,16 +9,13 @@ Values drawn inside heatmap cells keep the colour their view chose for contrast.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QWidget
 
 from .naming import BACKGROUNDS  # noqa: F401  (re-exported; defined Qt-free)
 
-_FONT_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
-_family: str | None = None
 
 
 @dataclass(frozen=True)
@@ -37,20 +34,9 @@ def theme(name: str) -> Theme:
 
 
 def bundled_family() -> str:
-    """Register the bundled Hangul font (once) and return its family name.
-
-    Uses the GUI's `fonts.load_bundled_fonts` when it exists, so both register the same
-    files; otherwise registers resources/fonts/*.ttf itself. Needs a QGuiApplication.
-    """
-    global _family
-    if _family is None:
-        try:
-            from ..gui.fonts import load_bundled_fonts
-        except ImportError:
-            _family = _register_fonts()
-        else:
-            _family = load_bundled_fonts()
-    return _family
+    """The bundled Hangul font's family (registered once by gui.fonts). Needs a QGuiApplication."""
+    from ..gui.fonts import load_bundled_fonts
+    return load_bundled_fonts()
 
 
 def figure_font(point_size: float, bold: bool = False) -> QFont:
@@ -58,17 +44,6 @@ def figure_font(point_size: float, bold: bool = False) -> QFont:
     font.setPointSizeF(point_size)
     font.setBold(bold)
     return font
-
-
-def _register_fonts() -> str:
-    families = []
-    for path in sorted(_FONT_DIR.glob("*.ttf")):
-        font_id = QFontDatabase.addApplicationFont(str(path))
-        if font_id >= 0:
-            families += QFontDatabase.applicationFontFamilies(font_id)
-    if not families:
-        raise RuntimeError(f"no usable font in {_FONT_DIR}")
-    return families[0]
 
 
 def apply_theme(widget: QWidget, name: str) -> Theme:

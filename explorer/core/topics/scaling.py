@@ -25,7 +25,7 @@ from ..config import ConfigError
 from ..masks import build_mask, fully_masked_rows, masked_softmax
 from ..numpy_ops import split_heads
 from ..stats import row_entropy
-from ..weights import INITS, weight_std
+from ..weights import INITS, weight_std  # noqa: F401  (INITS re-exported by topics)
 
 SWEEP_D_MODELS = (8, 16, 32, 64, 128, 256, 512, 1024)
 
