@@ -16,6 +16,9 @@ import os
 import statistics
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
