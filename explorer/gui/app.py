@@ -16,7 +16,8 @@ Environment variables (tests, benchmarks, screenshots):
     when set, print progress lines on stdout, e.g.
     ``attention-explorer: window shown at 412 ms (torch imported: no)`` and
     ``attention-explorer: first paint at 530 ms (torch imported: no)``
-    (milliseconds since run_app started).
+    (milliseconds since run_app started); also when devices are listed, when the window
+    closed and at the exit (saying which running job it did not wait for).
 """
 
 from __future__ import annotations
@@ -113,7 +114,12 @@ def _let_python_see_ctrl_c(app: QApplication, window: MainWindow) -> QTimer:
 
 
 def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | None = None) -> int:
-    """Open the window, run the event loop, save settings, stop the worker; exit code (0)."""
+    """Open the window, run the event loop, save settings, stop the worker; exit code (0).
+
+    Closing never waits for a compute: when a forward pass, a topic job or the torch import is
+    still running at the close, the settings are saved and the process exits at once
+    (``os._exit`` with the same code) instead of returning; the job is abandoned.
+    """
     t0 = time.perf_counter()
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("attention-explorer")
@@ -132,15 +138,49 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     startup.log("window shown")
     if notes:
         window.status_message(" · ".join(notes))
+    code = 1
     try:
-        code = app.exec()
+        code = int(app.exec())
     finally:
         ctrl_c.stop()
-        state.shutdown()
+        startup.log("window closed")
+        abandoned = _stop_background_work(state)
         try:
             save_settings(window.settings_snapshot(startup.config_to_save()), path)
         except OSError as exc:
             print(f"attention-explorer: could not save settings to {path}: {exc}", file=sys.stderr)
+        if abandoned:
+            startup.log(f"exit without waiting for the {' and '.join(abandoned)}")
+            _exit_now(code)
         window.deleteLater()
         app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    return int(code)
+    startup.log("exit")
+    return code
+
+
+def _stop_background_work(state: AppState) -> list[str]:
+    """Stop the compute and topic threads without waiting; what is still running."""
+    abandoned = []
+    if not state.shutdown(timeout=0):
+        abandoned.append("compute")
+    try:
+        from .topics.runner import shutdown_topic_pool
+    except ModuleNotFoundError:  # pragma: no cover - topics not installed
+        pass
+    else:
+        if not shutdown_topic_pool(0):
+            abandoned.append("topic computation")
+    return abandoned
+
+
+def _exit_now(code: int) -> None:
+    """Leave at once, skipping interpreter shutdown: a daemon thread still inside numpy or
+    torch (or importing torch) must not be finalised under it (Python 3.11 kills such a
+    thread when it next takes the GIL, which aborts inside torch's C++). Settings are saved;
+    nothing else is left to flush but the standard streams."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(code)

@@ -167,9 +167,10 @@ class AppState(QObject):
     def request_devices(self) -> None:
         self._worker.request_devices()
 
-    def shutdown(self) -> None:
-        """Stop the worker thread (waits for a running compute). Call before the app quits."""
-        self._worker.stop()
+    def shutdown(self, timeout: float = 30.0) -> bool:
+        """Stop the worker thread, waiting at most `timeout` s for a running compute; True when
+        the thread has ended (False: a compute was abandoned, see ``ComputeWorker.stop``)."""
+        return self._worker.stop(timeout)
 
     # ----- worker --------------------------------------------------------------------------
     def _submit(self) -> None:

@@ -59,6 +59,7 @@ class Outcome:
 
 
 BLAS_THREADS_ENV = "ATTENTION_EXPLORER_BLAS_THREADS"
+IDLE_EXIT_S = 2.0  # an idle thread ends within microseconds of stop(); this only bounds the join
 
 
 def worker_blas_threads() -> int | None:
@@ -160,16 +161,23 @@ class ComputeWorker(QObject):
                 lambda: self._pending is None and not self._busy and not self._want_devices,
                 timeout)
 
-    def stop(self, timeout: float = 30.0) -> None:
-        """Drop pending work, let a running compute finish, join the thread. Idempotent."""
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Drop pending work and end the thread; True once it has ended. Idempotent.
+
+        A running compute is waited for at most `timeout` seconds (0: not at all). One still
+        running after that is abandoned: the daemon thread finishes it, delivers nothing and
+        ends, and the caller decides how to leave (see ``app.run_app``).
+        """
         with self._cond:
             self._stopping = True
             self._pending = None
             self._want_devices = False
             self._cond.notify_all()
-            thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
+            thread, busy = self._thread, self._busy
+        if thread is None or thread is threading.current_thread():
+            return True
+        thread.join(timeout if busy else max(timeout, IDLE_EXIT_S))
+        return not thread.is_alive()
 
     def _ensure_thread(self) -> None:
         if self._thread is None:
@@ -203,15 +211,26 @@ class ComputeWorker(QObject):
                     self._want_devices = False
                 self._busy = True
             if request is not None:
-                outcome = self._run_request(request)
-                with self._cond:
-                    self._mailbox = outcome
+                self._park(outcome=self._run_request(request))
             else:
-                devices = self._list_devices()
-                with self._cond:
-                    self._device_box = devices
-            if not self._stopping:
-                self._poke.emit()
+                self._park(devices=self._list_devices())
+
+    def _park(self, outcome: Outcome | None = None, devices: list | None = None) -> None:
+        """Leave finished work in the mailbox and poke the GUI thread, unless stop() was called
+        (its receiver may be gone by then: stop() sets _stopping under this lock)."""
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+            if self._stopping:
+                return
+            if outcome is not None:
+                self._mailbox = outcome
+            if devices is not None:
+                self._device_box = devices
+            try:
+                self._poke.emit()  # queued: only posts an event, never runs GUI code here
+            except RuntimeError:  # the C++ object was deleted without stop()
+                self._stopping = True
 
     def _run_request(self, request: Request) -> Outcome:
         self.computes += 1

@@ -158,3 +158,28 @@ def test_limit_blas_threads_on_a_thread_of_its_own():
         pytest.skip("numpy here has no bundled OpenBLAS with per-thread threads")
     a = np.arange(16.0).reshape(4, 4)
     np.testing.assert_array_equal(a @ np.eye(4), a)  # BLAS still works afterwards
+
+
+def test_stop_without_waiting_abandons_a_running_compute_and_delivers_nothing(qtbot, make_worker):
+    compute = GatedCompute()
+    worker = make_worker(compute=compute)
+    delivered = []
+    worker.finished.connect(delivered.append)
+    worker.submit(AttentionConfig(seed=5))
+    assert compute.started.wait(10)
+    assert worker.stop(timeout=0) is False  # returns at once: the compute is still running
+    compute.gate.set()
+    assert worker._thread is not None
+    worker._thread.join(10)
+    assert not worker._thread.is_alive()  # finished its compute, then ended on its own
+    qtbot.wait(50)
+    assert delivered == [] and worker.is_idle()
+    assert worker.stop(timeout=0) is True
+
+
+def test_stop_of_an_idle_worker_ends_its_thread(qtbot, make_worker):
+    worker = make_worker()
+    with qtbot.waitSignal(worker.finished, timeout=10_000):
+        worker.submit(AttentionConfig())
+    assert worker.stop(timeout=0) is True
+    assert not worker._thread.is_alive()

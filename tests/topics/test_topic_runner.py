@@ -96,3 +96,48 @@ def test_cancel_drops_the_running_result(qtbot, runner):
     runner.wait()
     qtbot.wait(50)
     assert delivered == []
+
+
+def test_shutdown_does_not_wait_and_stops_a_cancellable_job(qtbot, runner):
+    from explorer.gui.topics import runner as runner_mod
+    started, observed = threading.Event(), {}
+    delivered = []
+    runner.finished.connect(delivered.append)
+
+    def long_job(should_stop):
+        started.set()
+        for _ in range(1000):
+            if should_stop():
+                observed["stopped"] = True
+                return "stopped"
+            threading.Event().wait(0.01)
+        return "finished"
+
+    ran = []
+    other = TopicRunner()
+    runner.submit_cancellable(long_job)
+    closing = runner_mod.topic_thread()
+    assert started.wait(5)
+    other.submit(ran.append, "queued")  # dropped by the shutdown, never runs
+    runner_mod.shutdown_topic_pool()  # returns without waiting
+    assert closing.wait(10)
+    qtbot.wait(50)
+    assert observed.get("stopped") and delivered == [] and ran == []
+    with qtbot.waitSignal(runner.finished, timeout=WAIT_MS) as blocker:  # a fresh thread
+        runner.submit(lambda: "after")
+    assert blocker.args == ["after"]
+
+
+def test_shutdown_abandons_a_job_that_cannot_stop(qtbot, runner):
+    from explorer.gui.topics import runner as runner_mod
+    gate, started = threading.Event(), threading.Event()
+    delivered = []
+    runner.finished.connect(delivered.append)
+    runner.submit(lambda: started.set() or gate.wait(10) and "late")
+    assert started.wait(5)
+    closing = runner_mod.topic_thread()
+    assert runner_mod.shutdown_topic_pool() is False  # still running: abandoned, not awaited
+    gate.set()
+    assert closing.wait(10)
+    qtbot.wait(50)
+    assert delivered == []
