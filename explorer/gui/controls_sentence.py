@@ -18,6 +18,7 @@ from .state import AppState
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
 MAX_CHIP_ROWS = 5  # beyond this the chips scroll, so a long sentence can't push the sliders away
+MAX_LISTED_PADDING = 8  # the summary lists this many positions, then "… last (count positions)"
 
 
 class FlowLayout(QLayout):
@@ -75,6 +76,17 @@ class FlowLayout(QLayout):
             x += hint.width() + gap
             row_height = max(row_height, hint.height())
         return y + row_height - rect.y()
+
+
+def padding_summary(padding: frozenset[int]) -> str:
+    """'0, 3, 11', or for many positions '0, 5, 10, 15, 20, 25, … 1020 (205 positions)'."""
+    padded = sorted(padding)
+    if not padded:
+        return "none (click a token)"
+    if len(padded) <= MAX_LISTED_PADDING:
+        return ", ".join(map(str, padded))
+    head = ", ".join(map(str, padded[:MAX_LISTED_PADDING - 2]))
+    return f"{head}, … {padded[-1]} ({len(padded)} positions)"
 
 
 def style_chip(chip: QToolButton, padded: bool) -> None:
@@ -171,8 +183,7 @@ class PaddingChips(QWidget):
                     chip.setChecked(i in config.padding)
                 style_chip(chip, i in config.padding)
         self._padding = config.padding
-        padded = sorted(config.padding)
-        text = "padding: " + (", ".join(map(str, padded)) if padded else "none (click a token)")
+        text = "padding: " + padding_summary(config.padding)
         if len(config.tokens) > MAX_CHIPS:
             text += f" — chips for the first {MAX_CHIPS} tokens"
         self.summary.setText(text)
