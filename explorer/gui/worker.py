@@ -17,8 +17,13 @@ BLAS threads: numpy's OpenBLAS starts one thread per core. While the GUI thread 
 picture, those threads and the GUI fight for the cores, and on a busy 2-core machine a
 (32, 256) forward pass measured 90 ms instead of 8 ms, the GUI stalling for 0.8 s during a drag.
 The compute thread therefore asks OpenBLAS (>= 0.3.27, ``openblas_set_num_threads_local``;
-with numpy's bundled build it acts process-wide) for cores - 1 threads, at least 1. ``ATTENTION_EXPLORER_BLAS_THREADS`` overrides the count; an explicit
-``OPENBLAS_NUM_THREADS`` / ``OMP_NUM_THREADS`` is left alone; other BLAS builds are untouched.
+with numpy's bundled build it acts process-wide) for cores - 1 threads, at least 1.
+torch's intra-op pool gets the same count (``torch.set_num_threads`` on the compute thread,
+once torch has been imported there): with its default of one thread per core, a tiny
+(4, 8) torch forward took 12 ms instead of 0.08 ms while another process kept one of two
+cores busy, and (128, 512) 27 ms instead of 4 ms. ``ATTENTION_EXPLORER_BLAS_THREADS``
+overrides the count; an explicit ``OPENBLAS_NUM_THREADS`` / ``OMP_NUM_THREADS`` is left
+alone (torch reads it too); other BLAS builds are untouched.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import sys
 import threading
 import traceback
 from dataclasses import dataclass
@@ -90,6 +96,19 @@ def limit_blas_threads(count: int) -> bool:
     return False
 
 
+def limit_torch_threads(count: int) -> bool:
+    """Give torch's intra-op pool `count` threads if torch is loaded; False when it is not.
+
+    Call it on the compute thread: torch keeps this setting per calling thread under OpenMP.
+    """
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    if torch.get_num_threads() != count:
+        torch.set_num_threads(count)
+    return True
+
+
 def describe_error(exc: BaseException) -> str:
     """One line for the status bar: the exception's own message, typed when it is not ours."""
     name = exc.__class__.__name__
@@ -119,6 +138,7 @@ class ComputeWorker(QObject):
         self._mailbox: Outcome | None = None
         self._device_box: list | None = None
         self._thread: threading.Thread | None = None
+        self._torch_threads_set = False  # worker thread only
         self.computes = 0  # how many requests actually ran (tests, benchmarks)
         self._poke.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
 
@@ -210,10 +230,21 @@ class ComputeWorker(QObject):
                 if list_now:
                     self._want_devices = False
                 self._busy = True
+            self._limit_torch_threads(threads)
             if request is not None:
-                self._park(outcome=self._run_request(request))
+                outcome = self._run_request(request)
+                self._limit_torch_threads(threads)  # this compute may have imported torch
+                self._park(outcome=outcome)
             else:
-                self._park(devices=self._list_devices())
+                devices = self._list_devices()
+                self._limit_torch_threads(threads)
+                self._park(devices=devices)
+
+    def _limit_torch_threads(self, threads: int | None) -> None:
+        """Once torch is loaded, cap its threads like BLAS's (the first compute after the
+        import may still use torch's default)."""
+        if threads is not None and not self._torch_threads_set:
+            self._torch_threads_set = limit_torch_threads(threads)
 
     def _park(self, outcome: Outcome | None = None, devices: list | None = None) -> None:
         """Leave finished work in the mailbox and poke the GUI thread, unless stop() was called

@@ -183,3 +183,20 @@ def test_stop_of_an_idle_worker_ends_its_thread(qtbot, make_worker):
         worker.submit(AttentionConfig())
     assert worker.stop(timeout=0) is True
     assert not worker._thread.is_alive()
+
+
+def test_torch_gets_the_compute_threads_cap_on_the_worker_thread(qtbot, make_worker, monkeypatch):
+    torch = pytest.importorskip("torch")
+    cap = 1 if torch.get_num_threads() > 1 else 2  # differs from torch's default here
+    monkeypatch.setenv("ATTENTION_EXPLORER_BLAS_THREADS", str(cap))
+    seen = []
+
+    def compute(config):
+        seen.append(torch.get_num_threads())  # read on the worker thread, where it applies
+        return forward(config)
+
+    worker = make_worker(compute=compute)
+    for seed in (1, 2):
+        with qtbot.waitSignal(worker.finished, timeout=10_000):
+            worker.submit(AttentionConfig(seed=seed))
+    assert seen == [cap, cap]
