@@ -10,6 +10,7 @@ checked when a torch backend is first used (see `backends.py`).
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import re
 from dataclasses import dataclass, field
 
@@ -63,9 +64,20 @@ class AttentionConfig:
     def __post_init__(self) -> None:
         # Normalise containers so equal configs hash equally, whatever the caller passed.
         # A plain string is a sentence (split on whitespace), never a sequence of characters.
+        # Padding entries of any integer type become int; anything else is kept for
+        # `validate` to reject (int() would truncate 1.5 and overflow on inf).
         tokens = self.tokens.split() if isinstance(self.tokens, str) else self.tokens
-        object.__setattr__(self, "tokens", tuple(str(t) for t in tokens))
-        object.__setattr__(self, "padding", frozenset(int(p) for p in self.padding))
+        try:
+            tokens = tuple(str(t) for t in tokens)
+        except TypeError:
+            raise ConfigError(f"tokens must be a list of strings, got {_short(tokens)}") from None
+        try:
+            padding = frozenset(_as_position(p) for p in self.padding)
+        except TypeError:
+            raise ConfigError("padding must be a list of token positions, "
+                              f"got {_short(self.padding)}") from None
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "padding", padding)
 
     @property
     def n_tokens(self) -> int:
@@ -103,6 +115,21 @@ class AttentionConfig:
         return validate(config)
 
 
+def _as_position(p):
+    """p as an int when it is a whole number of any integer type (not bool), else p itself."""
+    return int(p) if isinstance(p, numbers.Integral) and not isinstance(p, bool) else p
+
+
+def _short(value, limit: int = 40) -> str:
+    """repr(value), cut to `limit` characters: a hand-edited settings file must not flood the
+    status bar (nor crash it: str() of an int over 4300 digits raises ValueError)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        text = f"a {value.bit_length()}-bit number" if isinstance(value, int) else "?"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def split_sentence(text: str) -> tuple[str, ...]:
     """Tokens of a sentence: split on any whitespace."""
     return tuple(text.split())
@@ -110,14 +137,14 @@ def split_sentence(text: str) -> tuple[str, ...]:
 
 def _check_int(name: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, got {value!r}")
+        raise ConfigError(f"{name} must be a whole number, got {_short(value)}")
     if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
+        raise ConfigError(f"{name} must be between {low} and {high}, got {_short(value)}")
 
 
 def _check_bool(name: str, value) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"{name} must be true or false, got {value!r}")
+        raise ConfigError(f"{name} must be true or false, got {_short(value)}")
 
 
 def validate(config: AttentionConfig) -> AttentionConfig:
@@ -139,17 +166,23 @@ def validate(config: AttentionConfig) -> AttentionConfig:
     _check_int("seed", config.seed, 0, SEED_MAX)
     for name in ("scaled", "causal", "positional"):
         _check_bool(name, getattr(config, name))
+    not_int = [p for p in config.padding if isinstance(p, bool) or not isinstance(p, int)]
+    if not_int:
+        raise ConfigError(f"padding positions must be whole numbers, got {_short(not_int[0])}")
     bad = sorted(p for p in config.padding if not 0 <= p < n)
     if bad:
-        raise ConfigError(f"padding position {bad[0]} is outside the sentence (0..{n - 1})")
+        raise ConfigError(f"padding position {_short(bad[0])} is outside the sentence "
+                          f"(0..{n - 1})")
     if config.backend not in BACKENDS:
-        raise ConfigError(f"unknown backend {config.backend!r} (choose {', '.join(BACKENDS)})")
+        raise ConfigError(f"unknown backend {_short(config.backend)} "
+                          f"(choose {', '.join(BACKENDS)})")
     if not isinstance(config.device, str) or not _DEVICE_RE.match(config.device):
-        raise ConfigError(f"unknown device {config.device!r} (use cpu, cuda or cuda:N)")
+        raise ConfigError(f"unknown device {_short(config.device)} (use cpu, cuda or cuda:N)")
     if config.backend == "numpy" and config.device != "cpu":
         raise ConfigError("the numpy backend runs on the CPU only; choose torch for CUDA")
     if config.dtype not in DTYPES:
-        raise ConfigError(f"unknown dtype {config.dtype!r} (choose {', '.join(DTYPES)})")
+        raise ConfigError(f"unknown dtype {_short(config.dtype)} (choose {', '.join(DTYPES)})")
     if config.init not in INITS:
-        raise ConfigError(f"unknown weight init {config.init!r} (choose {', '.join(INITS)})")
+        raise ConfigError(f"unknown weight init {_short(config.init)} "
+                          f"(choose {', '.join(INITS)})")
     return config

@@ -112,3 +112,29 @@ def test_a_sentence_given_as_one_string_is_split_on_whitespace_not_into_characte
     from explorer.core import AttentionConfig
     assert AttentionConfig.from_dict({"tokens": "나는 학교에"}).tokens == ("나는", "학교에")
     assert AttentionConfig(tokens="a  b\tc").tokens == ("a", "b", "c")
+
+
+@pytest.mark.parametrize("data, word", [
+    ({"padding": [float("inf")]}, "padding"),       # JSON Infinity: OverflowError in int()
+    ({"padding": [float("nan")]}, "padding"),
+    ({"padding": [1.5]}, "whole number"),           # was silently truncated to 1
+    ({"padding": [True]}, "whole number"),
+    ({"padding": [[1]]}, "padding"),
+    ({"tokens": ["a", "b"], "padding": [1e308]}, "padding"),
+    ({"seed": 10**400}, "seed"),
+    ({"seed": 10**5000}, "seed"),                    # str() of it raises ValueError in 3.11
+    ({"d_model": -10**5000}, "d_model"),
+    ({"backend": "x" * 10_000}, "backend"),
+    ({"device": ["cuda"] * 5000}, "device"),
+])
+def test_hostile_values_give_a_short_config_error(data, word):
+    with pytest.raises(ConfigError) as info:
+        AttentionConfig.from_dict(data)
+    message = str(info.value)
+    assert word in message and "\n" not in message and len(message) < 200, message
+
+
+def test_integral_padding_of_any_integer_type_is_kept():
+    config = AttentionConfig(tokens=("a", "b", "c"), padding={np.int64(2), 0})
+    assert config.padding == frozenset({0, 2}) and validate(config) is config
+    assert all(type(p) is int for p in config.padding)
