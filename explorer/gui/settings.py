@@ -88,14 +88,14 @@ def _read_json(path: Path) -> tuple[object, str | None]:
     try:
         if path.stat().st_size > MAX_BYTES:
             return _MISSING, f"settings file {path} is too large; using defaults"
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a BOM from a Windows editor is fine
     except FileNotFoundError:
         return _MISSING, None
     except (OSError, UnicodeDecodeError) as exc:
         return _MISSING, f"could not read settings ({exc.__class__.__name__}); using defaults"
     try:
         return json.loads(text), None
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError, or an int over 4300 digits
         return _MISSING, f"settings file {path.name} is not valid JSON; using defaults"
 
 
@@ -141,7 +141,10 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, str 
     data, note = _read_json(path)
     if data is _MISSING:
         return Settings(), note
-    settings, problems = settings_from_dict(data)
+    try:
+        settings, problems = settings_from_dict(data)
+    except Exception as exc:  # noqa: BLE001 - last resort: a settings file must never stop start-up
+        return Settings(), f"settings ignored ({exc.__class__.__name__}); using defaults"
     if problems:
         return settings, "Settings: " + "; ".join(problems)
     return settings, None

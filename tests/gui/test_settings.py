@@ -130,3 +130,31 @@ def test_huge_file_is_refused():
     _write(b" " * (settings_mod.MAX_BYTES + 1))
     settings, note = load_settings()
     assert settings == Settings() and "too large" in note
+
+
+@pytest.mark.parametrize("data", [
+    b'{"config": {"d_model": ' + b"9" * 5000 + b"}}",  # json.loads: ValueError, not JSONDecodeError
+    b"9" * 5000,
+])
+def test_a_number_too_long_for_python_falls_back_with_a_note(data):
+    _write(data)
+    settings, note = load_settings()
+    assert settings == Settings() and note
+
+
+@pytest.mark.parametrize("config", [
+    {"padding": [float("inf")]}, {"padding": [float("nan")]}, {"padding": [[1]]},
+    {"d_model": float("inf")}, {"seed": float("-inf")}, {"tokens": [["a", ["b"]]] * 3, "n_heads": []},
+    {"backend": {"nested": [1, {"x": None}]}}, {"tokens": {"a": 1}, "padding": {"b": 2}},
+])
+def test_hostile_config_values_never_raise(config):
+    _write(json.dumps({"config": config, "colormap": "magma"}).encode())  # NaN/Infinity allowed
+    settings, note = load_settings()
+    assert settings.config == AttentionConfig() and settings.colormap == "magma"
+    assert note and len(note) < 300
+
+
+def test_a_byte_order_mark_from_a_windows_editor_is_accepted():
+    _write("\ufeff".encode() + json.dumps({"colormap": "magma"}).encode())
+    settings, note = load_settings()
+    assert settings.colormap == "magma" and note is None
