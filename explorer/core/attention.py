@@ -88,12 +88,21 @@ def forward(config: AttentionConfig) -> AttentionResult:
         device = "numpy/cpu"
     elapsed = time.perf_counter() - start
     empty = fully_masked_rows(allowed)
+    stats = head_stats(parts["weights"], parts["raw_scores"], parts["scores"], allowed, empty,
+                       score_scale=1 / math.sqrt(config.d_head) if config.scaled else 1.0)
+    read_only(x_in, allowed, empty, *parts.values(), *vars(stats).values())
     return AttentionResult(
         config=config, x=np.asarray(weights.x), pe=pe, x_in=np.asarray(x_in),
-        mask=allowed, empty_rows=empty,
-        stats=head_stats(parts["weights"], parts["raw_scores"], parts["scores"], allowed, empty,
-                         score_scale=1 / math.sqrt(config.d_head) if config.scaled else 1.0),
+        mask=allowed, empty_rows=empty, stats=stats,
         param_count=flops.param_count(config.d_model),
         flop_count=flops.forward_flops(config.n_tokens, config.d_model),
         elapsed_s=elapsed, device=device, **parts,
     )
+
+
+def read_only(*arrays: np.ndarray) -> None:
+    """Freeze arrays handed to other threads (the GUI, topic jobs, caches): a view that
+    mutated one in place would corrupt every other reader, so it raises instead."""
+    for array in arrays:
+        if isinstance(array, np.ndarray):
+            array.setflags(write=False)

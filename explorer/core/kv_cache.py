@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import flops
-from .attention import AttentionResult, forward, model_input
+from .attention import AttentionResult, forward, model_input, read_only
 from .config import AttentionConfig, validate
 from .masks import masked_softmax
 
@@ -118,4 +118,5 @@ def run_kv_cache(config: AttentionConfig) -> KVTrace:
             cum_flops_recompute=cum_r, q=q_t, weights=attn, output=out,
             max_diff=float(np.abs(out - full.output[t]).max()),
         ))
+    read_only(cache.k, cache.v, *(a for step in steps for a in (step.q, step.weights, step.output)))
     return KVTrace(config, tuple(steps), cache.k, cache.v, full)
