@@ -7,10 +7,21 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QSlider, QSpinBox,
                                QStyle, QToolButton, QVBoxLayout, QWidget)
 
+from .controls_sentence import FlowLayout
 from .pe_plotting import ui_font
 
 DEFAULT_SPEED = 4.0      # steps per second: slow enough to follow on a projector
 MAX_SPEED = 120.0
+
+
+def _group(*widgets: QWidget) -> QWidget:
+    """Widgets side by side that wrap together."""
+    box = QWidget()
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        layout.addWidget(widget)
+    return box
 
 
 class KVControls(QWidget):
@@ -53,15 +64,13 @@ class KVControls(QWidget):
         self.set_presentation(False)
 
     def _build_layout(self) -> None:
-        row = QHBoxLayout()
-        for b in (self.first_button, self.back_button, self.play_button, self.pause_button,
-                  self.forward_button, self.last_button):
-            row.addWidget(b)
-        row.addSpacing(12)
+        """The buttons and each label with its box wrap as groups when the panel is narrow (a
+        single row was 860 px wide at 10 pt, too wide for a 1024 px window beside the controls)."""
+        row = FlowLayout(spacing=12)
+        row.addWidget(_group(self.first_button, self.back_button, self.play_button,
+                             self.pause_button, self.forward_button, self.last_button))
         for label, widget in zip(self._labels[:3], (self.speed_spin, self.step_spin, self.head_combo)):
-            row.addWidget(label)
-            row.addWidget(widget)
-        row.addStretch(1)
+            row.addWidget(_group(label, widget))
         scrub = QHBoxLayout()
         scrub.addWidget(self.slider, 1)
         scrub.addWidget(self.position_label)

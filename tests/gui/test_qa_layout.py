@@ -1,0 +1,40 @@
+"""QA pass: the window must fit a small laptop screen and never widen itself on a projector.
+
+Found by hand: the window could not be narrower than 1221 px (the KV transport row alone was
+860 px), and in presentation mode it grew to 2023 px, wider than the 1600 px screen, as topics
+were opened (a 780 px combo box, the info strip at d_model 2048, the "computing…" label).
+"""
+
+from __future__ import annotations
+
+from explorer.core import get_preset, run_kv_cache
+from explorer.gui.kv_panel import KVPanel
+
+WAIT_MS = 60_000
+LAPTOP_WIDTH = 1024        # a small laptop window: 1024 x 700
+PROJECTOR_WIDTH = 1280     # a common projector, presentation mode on
+CONTROLS_WIDTH = 340       # the control panel's own minimum at 10 pt (it never scrolls sideways)
+PAGE_BUDGET = LAPTOP_WIDTH - CONTROLS_WIDTH - 4   # what a tab page may need at 10 pt
+
+
+# ----- one test per widget that held the window wide -----------------------------------------
+def test_kv_panel_transport_controls_wrap_when_narrow(qtbot):
+    panel = KVPanel()
+    qtbot.addWidget(panel)
+    panel.set_trace(run_kv_cache(get_preset("course-lab3").config))
+    assert panel.minimumSizeHint().width() <= PAGE_BUDGET
+    panel.set_presentation(True)
+    assert panel.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480
+    panel.set_presentation(False)
+    panel.resize(PAGE_BUDGET, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.wait(20)
+    c = panel.controls
+    boxes = [c.first_button, c.back_button, c.play_button, c.pause_button, c.forward_button,
+             c.last_button, c.speed_spin, c.step_spin, c.head_combo, c.slider]
+    rects = [w.rect().translated(w.mapTo(panel, w.rect().topLeft())) for w in boxes]
+    for w, rect in zip(boxes, rects):
+        assert w.isVisible() and panel.rect().contains(rect), w
+    for i, a in enumerate(rects):  # wrapped rows, nothing drawn over anything else
+        assert not any(a.intersects(b) for b in rects[i + 1:])
