@@ -58,8 +58,8 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.v_item = setup_heatmap(self.v_plot, "V cache", "", "")
         self.q_item = setup_heatmap(self.q_plot, "query q_t", "dimension", "")
         self.out_item = setup_heatmap(self.out_plot, "output row t (after W_O)", "dimension", "")
-        self.w_item = setup_heatmap(self.w_plot, "attention of q_t over the cached keys "
-                                    "(colour 0 … this step's largest weight)", "cached key", "head",
+        self.w_item = setup_heatmap(self.w_plot, "attention of q_t over the cached keys",
+                                    "cached key · colour 0 … this step's largest weight", "head",
                                     WEIGHTS_COLORMAP)
         self.v_plot.setYLink(self.k_plot)
         self.v_plot.getAxis("left").setStyle(showValues=False)
@@ -165,11 +165,11 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._q_levels = symmetric_levels(self._q_all if head is None else self._q_all[:, head])
         n, width = k.shape
         self._width = width
-        which = "all heads" if head is None else f"head {head}"
+        which = "" if head is None else f", head {head}"  # all heads: the combo says so
         for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
             show_cells(plot, n, width)
             set_count_ticks(plot.getAxis("bottom"), width)
-            set_title(plot, f"{name} cache, {which} ({n} × {width})")
+            set_title(plot, f"{name} cache{which} ({n} × {width})")
         show_cells(self.q_plot, 1, width)
         set_count_ticks(self.q_plot.getAxis("bottom"), width)
         set_count_ticks(self.out_plot.getAxis("bottom"), trace.config.d_model)

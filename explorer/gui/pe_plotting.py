@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 
 from .fonts import ui_font
 
@@ -34,6 +35,24 @@ def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
     return -m, m
 
 
+def free_title_width(plot: pg.PlotItem) -> None:
+    """Let `plot`'s title be narrower than its text. pyqtgraph makes a title's text width its
+    minimum width; a long title then holds the whole GraphicsLayout wider than its view, and
+    the plots beside it are cut off at the view's edge instead of shrinking."""
+    label = plot.titleLabel
+    if getattr(label, "_width_freed", False):
+        return
+
+    def update_min() -> None:  # setText and resizeEvent call it
+        pg.LabelItem.updateMin(label)
+        label._sizeHint[Qt.SizeHint.MinimumSize] = (0, label._sizeHint[Qt.SizeHint.MinimumSize][1])
+        label.setMinimumWidth(0)
+        label.updateGeometry()
+
+    label.updateMin = update_min
+    label._width_freed = True
+
+
 def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_COLORMAP):
     """A PlotWidget holding one row-major ImageItem; returns (widget, image_item)."""
     widget = pg.PlotWidget()
@@ -45,6 +64,7 @@ def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_
 def setup_heatmap(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
                   colormap: str = SIGNED_COLORMAP) -> pg.ImageItem:
     """Turn `plot` into a matrix display (row 0 on top, fixed view); returns its ImageItem."""
+    free_title_width(plot)
     plot.setTitle(title, color="k")
     plot.invertY(True)
     plot.setMenuEnabled(False)

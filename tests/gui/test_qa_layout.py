@@ -7,6 +7,8 @@ were opened (a 780 px combo box, the info strip at d_model 2048, the "computingâ
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from explorer.core import get_preset, run_kv_cache
 from explorer.gui.kv_panel import KVPanel
 
@@ -38,3 +40,19 @@ def test_kv_panel_transport_controls_wrap_when_narrow(qtbot):
         assert w.isVisible() and panel.rect().contains(rect), w
     for i, a in enumerate(rects):  # wrapped rows, nothing drawn over anything else
         assert not any(a.intersects(b) for b in rects[i + 1:])
+
+
+def test_kv_cache_plots_fit_a_narrow_view(qtbot):
+    """A long plot title made pyqtgraph's layout wider than the view: V cache cut off."""
+    panel = KVPanel()
+    qtbot.addWidget(panel)
+    panel.set_trace(run_kv_cache(get_preset("course-lab3").config))
+    panel.resize(PAGE_BUDGET, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.wait(20)
+    view = panel.cache_view
+    needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+    assert needed <= view.viewport().width()
+    for plot in (view.k_plot, view.v_plot, view.w_plot):  # titles fit over their plots
+        assert plot.titleLabel.item.boundingRect().width() <= plot.width()
