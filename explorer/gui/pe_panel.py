@@ -78,6 +78,7 @@ class PEPanel(QWidget):
     def _build_layout(self) -> None:
         top = QHBoxLayout()
         self.hint = QLabel("(or click a column of the table to add / remove it)")
+        self.hint.setWordWrap(True)  # wraps rather than holding the window 800 px wide
         self._control_widgets = (QLabel("positions shown:"), self.positions_spin,
                                  QLabel("   curves for dims:"), self.dims_edit, self.hint)
         for widget in self._control_widgets:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from explorer.core import get_preset, run_kv_cache
+from explorer.core.attention import forward
 from explorer.gui.kv_panel import KVPanel
+from explorer.gui.pe_panel import PEPanel
 
 WAIT_MS = 60_000
 LAPTOP_WIDTH = 1024        # a small laptop window: 1024 x 700
@@ -56,3 +58,10 @@ def test_kv_cache_plots_fit_a_narrow_view(qtbot):
     assert needed <= view.viewport().width()
     for plot in (view.k_plot, view.v_plot, view.w_plot):  # titles fit over their plots
         assert plot.titleLabel.item.boundingRect().width() <= plot.width()
+
+
+def test_pe_panel_fits_beside_the_controls(qtbot):
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    panel.set_result(forward(get_preset("course-lab3").config))
+    assert panel.minimumSizeHint().width() <= PAGE_BUDGET
