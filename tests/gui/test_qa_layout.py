@@ -11,8 +11,12 @@ from PySide6.QtCore import Qt
 
 from explorer.core import get_preset, run_kv_cache
 from explorer.core.attention import forward
+from explorer.gui.fonts import load_bundled_fonts, ui_font
 from explorer.gui.kv_panel import KVPanel
+from explorer.gui.main_window import PRESENTATION_PT
 from explorer.gui.pe_panel import PEPanel
+from explorer.gui.state import AppState
+from explorer.gui.topics.scaling_view import ScalingView
 
 WAIT_MS = 60_000
 LAPTOP_WIDTH = 1024        # a small laptop window: 1024 x 700
@@ -65,3 +69,18 @@ def test_pe_panel_fits_beside_the_controls(qtbot):
     qtbot.addWidget(panel)
     panel.set_result(forward(get_preset("course-lab3").config))
     assert panel.minimumSizeHint().width() <= PAGE_BUDGET
+
+
+def test_scaling_view_combos_shrink_rather_than_widen(qtbot):
+    load_bundled_fonts()
+    state = AppState(get_preset("saturated-softmax").config)
+    view = ScalingView(state)
+    qtbot.addWidget(view)
+    view.set_presentation(True)  # first shown on a projector: the combo sized to 16 pt text
+    view.setFont(ui_font(PRESENTATION_PT))
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480
+    assert view.init.currentText().endswith("(randn / √d_model)")  # the full text is kept
+    view.runner.wait()
+    state.shutdown()

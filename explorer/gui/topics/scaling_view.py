@@ -73,6 +73,9 @@ def compute_scaling(result, init: str, should_stop=None) -> ScalingData | None:
 compute_scaling.cancellable = True
 
 
+COMBO_MIN_WIDTH = 120  # px; the init combo's text alone is ~500 px at 10 pt, ~780 at 16 pt
+
+
 class ScalingView(TopicView):
     key = "scaling"
 
@@ -86,6 +89,8 @@ class ScalingView(TopicView):
             self.init.addItem(f"{ko} · {en}", key)
         self.measure.currentIndexChanged.connect(lambda _i: self.restyle(self.presentation))
         self.init.currentIndexChanged.connect(lambda _i: self.invalidate())
+        for combo in (self.measure, self.init):
+            combo.setMinimumWidth(COMBO_MIN_WIDTH)  # shrink (eliding) rather than widen the window
         for w in (QLabel("스윕 · sweep:"), self.measure, self.init):
             self.controls.addWidget(w)
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
