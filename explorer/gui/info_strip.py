@@ -59,6 +59,9 @@ class InfoStrip(QWidget):
         layout.addWidget(self.time_label)
         for label in (self.shape_label, self.params_label, self.entropy_label, self.time_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            # Wrap when short of room: one line at 16 pt was ~1000 px at d_model 2048, which
+            # made the window wider than a projector's screen in presentation mode.
+            label.setWordWrap(True)
         self.shape_label.setText("computing…")
 
     def set_result(self, result: AttentionResult) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from explorer.core import get_preset, run_kv_cache
+from explorer.core import AttentionConfig, get_preset, run_kv_cache
 from explorer.core.attention import forward
 from explorer.gui.fonts import load_bundled_fonts, ui_font
+from explorer.gui.info_strip import InfoStrip
 from explorer.gui.kv_panel import KVPanel
 from explorer.gui.main_window import PRESENTATION_PT
 from explorer.gui.pe_panel import PEPanel
@@ -84,3 +85,13 @@ def test_scaling_view_combos_shrink_rather_than_widen(qtbot):
     assert view.init.currentText().endswith("(randn / √d_model)")  # the full text is kept
     view.runner.wait()
     state.shutdown()
+
+
+def test_info_strip_wraps_rather_than_widen_the_window(qtbot):
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    strip.setFont(ui_font(PRESENTATION_PT))
+    config = AttentionConfig(tokens=("a", "b"), d_model=2048, n_heads=16)
+    strip.set_result(forward(config))
+    assert strip.minimumSizeHint().width() <= 500
+    assert strip.shape_label.text() == "shapes (2, 2048) → (16, 2, 128) → (2, 2048)"
