@@ -7,6 +7,9 @@ were opened (a 780 px combo box, the info strip at d_model 2048, the "computing�
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from PySide6.QtCore import Qt
 
 from explorer.core import AttentionConfig, get_preset, run_kv_cache
@@ -14,9 +17,11 @@ from explorer.core.attention import forward
 from explorer.gui.fonts import load_bundled_fonts, ui_font
 from explorer.gui.info_strip import InfoStrip
 from explorer.gui.kv_panel import KVPanel
-from explorer.gui.main_window import PRESENTATION_PT
+from explorer.gui.main_window import PRESENTATION_PT, MainWindow
 from explorer.gui.pe_panel import PEPanel
 from explorer.gui.state import AppState
+from explorer.gui.topics import TOPICS, TopicsController
+from explorer.gui.topics.cross_view import CrossView
 from explorer.gui.topics.scaling_view import ScalingView
 
 WAIT_MS = 60_000
@@ -24,6 +29,47 @@ LAPTOP_WIDTH = 1024        # a small laptop window: 1024 x 700
 PROJECTOR_WIDTH = 1280     # a common projector, presentation mode on
 CONTROLS_WIDTH = 340       # the control panel's own minimum at 10 pt (it never scrolls sideways)
 PAGE_BUDGET = LAPTOP_WIDTH - CONTROLS_WIDTH - 4   # what a tab page may need at 10 pt
+
+
+@pytest.fixture
+def window(qtbot):
+    state = AppState(get_preset("course-lab3").config)
+    win = MainWindow(state, rng=random.Random(0))
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.waitUntil(state.is_idle, timeout=WAIT_MS)
+    yield win
+    win.close()
+    state.shutdown()
+
+
+def open_every_view(qtbot, window) -> None:
+    """Each tab, then each topic (its preset, its compute), waiting for every picture."""
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+    controller = window.findChild(TopicsController)
+    for topic in TOPICS:
+        view = controller.show_topic(topic.key)
+        qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=WAIT_MS)
+        qtbot.wait(20)
+
+
+def test_window_can_be_a_1024_px_laptop_window_with_every_view_open(qtbot, window):
+    open_every_view(qtbot, window)
+    assert window.minimumSizeHint().width() <= LAPTOP_WIDTH
+    window.resize(LAPTOP_WIDTH, 700)
+    qtbot.waitUntil(lambda: window.width() == LAPTOP_WIDTH, timeout=5000)
+
+
+def test_presentation_mode_never_widens_the_window(qtbot, window):
+    window.state.view.presentation = True
+    open_every_view(qtbot, window)
+    assert window.width() == 1400
+    assert window.minimumSizeHint().width() <= PROJECTOR_WIDTH
 
 
 # ----- one test per widget that held the window wide -----------------------------------------
@@ -95,3 +141,24 @@ def test_info_strip_wraps_rather_than_widen_the_window(qtbot):
     strip.set_result(forward(config))
     assert strip.minimumSizeHint().width() <= 500
     assert strip.shape_label.text() == "shapes (2, 2048) → (16, 2, 128) → (2, 2048)"
+
+
+def test_topic_busy_note_does_not_widen_its_view(qtbot):
+    """'computing…' appeared in the controls row for each compute; the row's minimum grew by
+    its width and the window with it, and a window never shrinks back by itself."""
+    state = AppState(get_preset("course-lab3").config)
+    view = CrossView(state)
+    qtbot.addWidget(view)
+    view.set_presentation(True)
+    view.show()
+    qtbot.waitExposed(view)
+    view.runner.wait()
+    qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=WAIT_MS)
+    idle_width = view.minimumSizeHint().width()
+    view._on_busy(True)
+    assert view.busy.isVisible() and view.busy.text()
+    assert view.minimumSizeHint().width() == idle_width
+    view._on_busy(False)
+    assert not view.busy.isVisible()
+    state.shutdown()
+

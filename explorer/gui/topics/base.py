@@ -19,6 +19,7 @@ from .widgets import ExplanationBox, text_pt
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
 NOTE_STYLE = "color: #333333;"
+BUSY_STYLE = "color: #333333; background: rgba(255, 255, 255, 220); padding: 2px 6px;"
 
 
 class TopicView(QWidget):
@@ -45,9 +46,13 @@ class TopicView(QWidget):
         self.message = QLabel("")
         self.message.setWordWrap(True)
         self.message.setContentsMargins(8, 0, 8, 0)
-        self.busy = QLabel("")
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setBackground("w")
+        # Over the plots' top-right corner, not in the controls row: appearing there for each
+        # compute it widened the row, and the window grew (for good) in presentation mode.
+        self.busy = QLabel("", self.graphics)
+        self.busy.setStyleSheet(BUSY_STYLE)
+        self.busy.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -60,7 +65,6 @@ class TopicView(QWidget):
         layout.addLayout(self.body, 1)
         self.build()
         self.controls.addStretch(1)
-        self.controls.addWidget(self.busy)
         self._apply_fonts()
         if state is not None:
             state.result_changed.connect(self.set_result)
@@ -129,6 +133,7 @@ class TopicView(QWidget):
             if widget is not None:
                 widget.setFont(font)
         self.message.setFont(font)
+        self.busy.setFont(font)
 
     def _on_computed(self, data) -> None:
         self.show_message("")
@@ -141,3 +146,8 @@ class TopicView(QWidget):
 
     def _on_busy(self, busy: bool) -> None:
         self.busy.setText(note("computing") if busy else "")
+        self.busy.setVisible(busy)
+        if busy:
+            self.busy.adjustSize()
+            self.busy.move(max(0, self.graphics.width() - self.busy.width() - 8), 4)
+            self.busy.raise_()
