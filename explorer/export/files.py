@@ -100,9 +100,11 @@ def write_files(folder: str | os.PathLike, items: list[tuple[str, bytes]],
     try:
         for (_, data), target in zip(items, targets):
             staged.append(_stage(folder, target.name, data))
-    except OSError as exc:
+    except BaseException as exc:  # Ctrl+C too: no staged file may stay behind
         _remove_all(staged)
-        raise _as_export_error(exc, folder) from None
+        if isinstance(exc, OSError):
+            raise _as_export_error(exc, folder) from None
+        raise
     return _commit(staged, targets, on_exists)
 
 
@@ -131,7 +133,10 @@ def _stage(folder: Path, name: str, data: bytes) -> str:
     except BaseException:
         _remove_all([tmp])
         raise
-    os.chmod(tmp, 0o666 & ~_UMASK)
+    try:
+        os.chmod(tmp, 0o666 & ~_UMASK)
+    except OSError:  # vfat, some network shares: no modes to set; the file is fine as it is
+        pass
     return tmp
 
 
@@ -145,10 +150,12 @@ def _commit(staged: list[str], targets: list[Path], on_exists: str) -> list[Path
             else:
                 _move_no_clobber(tmp, target)
             done.append(target)
-    except OSError as exc:
+    except BaseException as exc:
         _remove_all(staged[len(done):])
         if on_exists != "overwrite":
             _remove_all([str(p) for p in done])
+        if not isinstance(exc, OSError):
+            raise
         if isinstance(exc, FileExistsError):
             raise ExportExistsError(targets[len(done)]) from None
         raise _as_export_error(exc, targets[len(done)]) from None

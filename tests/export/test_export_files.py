@@ -136,3 +136,43 @@ def test_no_hard_links_falls_back_to_rename(tmp_path, monkeypatch):
     paths = write_files(tmp_path, [("b.png", b"new")], on_exists="suffix")
     assert paths[0].name == "b_2.png"
     assert listing(tmp_path) == ["a.png", "b.png", "b_2.png"]
+
+
+def test_a_folder_that_refuses_chmod_still_gets_the_file_and_no_temporary(tmp_path, monkeypatch):
+    """vfat USB sticks and some network shares answer chmod with EPERM: the mode is cosmetic."""
+    def no_chmod(path, mode):
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(files.os, "chmod", no_chmod)
+    assert write_file(tmp_path / "a.png", b"x").read_bytes() == b"x"
+    assert listing(tmp_path) == ["a.png"]
+
+
+def test_an_interrupt_while_staging_leaves_nothing_behind(tmp_path, monkeypatch):
+    real_stage, calls = files._stage, []
+
+    def stage(folder, name, data):
+        calls.append(name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_stage(folder, name, data)
+
+    monkeypatch.setattr(files, "_stage", stage)
+    with pytest.raises(KeyboardInterrupt):
+        write_files(tmp_path, [("a.png", b"1"), ("b.png", b"2")])
+    assert listing(tmp_path) == []
+
+
+def test_an_interrupt_while_committing_leaves_nothing_behind(tmp_path, monkeypatch):
+    real_link, count = os.link, []
+
+    def link(src, dst):
+        count.append(dst)
+        if len(count) == 2:
+            raise KeyboardInterrupt
+        return real_link(src, dst)
+
+    monkeypatch.setattr(files.os, "link", link)
+    with pytest.raises(KeyboardInterrupt):
+        write_files(tmp_path, [("a.png", b"1"), ("b.png", b"2")])
+    assert listing(tmp_path) == []
