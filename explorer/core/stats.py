@@ -37,7 +37,7 @@ def row_entropy(weights: np.ndarray) -> np.ndarray:
     return 0.0 - log_w.sum(axis=-1)  # 0.0 - x turns -0.0 into 0.0
 
 
-def _masked_variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+def masked_variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     """Variance per head over allowed cells; 0 where a head has none."""
     h = scores.shape[0]
     if allowed.all():
@@ -56,9 +56,9 @@ def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows,
     """
     argmax = weights.argmax(axis=-1)  # (h, nq)
     argmax = np.where(empty_rows[None, :], -1, argmax)
-    raw_variance = _masked_variance(raw_scores, allowed)  # (h,)
+    raw_variance = masked_variance(raw_scores, allowed)  # (h,)
     if score_scale is None:
-        scaled_variance = _masked_variance(scaled_scores, allowed)
+        scaled_variance = masked_variance(scaled_scores, allowed)
     else:
         scaled_variance = raw_variance * score_scale**2  # Var(c x) = c^2 Var(x)
     return HeadStats(

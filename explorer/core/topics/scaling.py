@@ -24,7 +24,7 @@ from ..attention import AttentionResult
 from ..config import ConfigError
 from ..masks import build_mask, fully_masked_rows, masked_softmax
 from ..numpy_ops import split_heads
-from ..stats import row_entropy
+from ..stats import masked_variance, row_entropy
 from ..weights import INITS, weight_std  # noqa: F401  (INITS re-exported by topics)
 
 SWEEP_D_MODELS = (8, 16, 32, 64, 128, 256, 512, 1024)
@@ -103,14 +103,13 @@ def score_statistics(result: AttentionResult, bins: int | None = None) -> ScoreS
         pooled_raw_variance=pooled,
         q_variance=float(np.var(result.q)), k_variance=float(np.var(result.k)),
         entropy=_mean_rows(entropy), max_weight=_mean_rows(max_weight),
-        max_entropy=float(np.mean(np.log(n_visible))) if n_visible.size else 0.0,
+        max_entropy=uniform_entropy(n_visible),
     )
 
 
-def _variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    if not allowed.any():
-        return np.zeros(scores.shape[0])
-    return scores[:, allowed].var(axis=-1)  # (h,)
+def uniform_entropy(n_visible: np.ndarray) -> float:
+    """Mean entropy of uniform rows over n_visible keys each: mean log(n); 0 without rows."""
+    return float(np.mean(np.log(n_visible))) if n_visible.size else 0.0
 
 
 def _mean_rows(per_row: np.ndarray) -> np.ndarray:
@@ -209,7 +208,7 @@ def d_model_sweep(n_tokens: int, n_heads: int, seed: int, *, n_seeds: int = 4,
     acc /= len(seeds)
     n_visible = allowed[rows].sum(axis=-1)
     return SweepResult(np.array(widths), n_heads, n_tokens, seeds, init, *acc.T,
-                       max_entropy=float(np.mean(np.log(n_visible))) if n_visible.size else 0.0)
+                       max_entropy=uniform_entropy(n_visible))
 
 
 def _one_draw(seed, n, d, n_heads, init, allowed, rows) -> np.ndarray:
@@ -225,4 +224,4 @@ def _one_draw(seed, n, d, n_heads, init, allowed, rows) -> np.ndarray:
                     row_entropy(w).mean() if w.size else 0.0))
     (mw_s, en_s), (mw_u, en_u) = out
     return np.array([mw_s, mw_u, en_s, en_u,
-                     _variance(raw, allowed).mean(), _variance(scaled, allowed).mean()])
+                     masked_variance(raw, allowed).mean(), masked_variance(scaled, allowed).mean()])
