@@ -7,7 +7,6 @@ never at import time, so start-up and numpy-only work don't pay for it.
 from __future__ import annotations
 
 import importlib
-import sys
 from dataclasses import dataclass
 
 
@@ -32,10 +31,6 @@ def torch_module():
         return importlib.import_module("torch")
     except ImportError as exc:  # pragma: no cover - torch is a dependency
         raise DeviceUnavailableError(f"torch is not installed ({exc})") from exc
-
-
-def torch_loaded() -> bool:
-    return "torch" in sys.modules
 
 
 def list_devices() -> list[DeviceInfo]:

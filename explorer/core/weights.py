@@ -18,10 +18,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .config import ConfigError
+from .config import INITS, ConfigError
 
 WEIGHT_SCALE = 0.5
-INITS = ("course", "unit")
 
 
 def weight_std(d_model: int, init: str = "course") -> float:
