@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ..core import AttentionResult
+from .wrapping_label import WrappingLabel
 
 MAX_ENTROPY_HEADS = 16  # more than this and the strip shows the first ones and the mean
 
@@ -43,12 +44,14 @@ class InfoStrip(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.shape_label = QLabel()
-        self.params_label = QLabel()
+        # They wrap when short of room: on one line at 16 pt and d_model 2048 the strip was
+        # ~900 px, which made the window wider than a projector's screen in presentation mode.
+        self.shape_label = WrappingLabel()
+        self.params_label = WrappingLabel()
         self.entropy_label = QLabel()
         self.entropy_label.setWordWrap(True)
         self.entropy_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.time_label = QLabel()
+        self.time_label = WrappingLabel()
         self.time_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 2, 8, 2)
@@ -59,9 +62,6 @@ class InfoStrip(QWidget):
         layout.addWidget(self.time_label)
         for label in (self.shape_label, self.params_label, self.entropy_label, self.time_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            # Wrap when short of room: one line at 16 pt was ~1000 px at d_model 2048, which
-            # made the window wider than a projector's screen in presentation mode.
-            label.setWordWrap(True)
         self.shape_label.setText("computing…")
 
     def set_result(self, result: AttentionResult) -> None:

@@ -17,6 +17,7 @@ from .pe_curves import MAX_CURVES, PECurvesView
 from .pe_inputs import PEInputsView
 from .pe_plotting import (color_bar, heatmap_plot, set_count_ticks, set_title, show_cells, style_axes,
                           symmetric_levels, ui_font)
+from .wrapping_label import WrappingLabel
 
 def default_dims(d_model: int) -> list[int]:
     """0, 1, 2, 3 (fast sin/cos pairs), one mid and one high dimension (slow)."""
@@ -77,8 +78,8 @@ class PEPanel(QWidget):
 
     def _build_layout(self) -> None:
         top = QHBoxLayout()
-        self.hint = QLabel("(or click a column of the table to add / remove it)")
-        self.hint.setWordWrap(True)  # wraps rather than holding the window 800 px wide
+        # wraps when short of room rather than holding the window 800 px wide
+        self.hint = WrappingLabel("(or click a column of the table to add / remove it)")
         self._control_widgets = (QLabel("positions shown:"), self.positions_spin,
                                  QLabel("   curves for dims:"), self.dims_edit, self.hint)
         for widget in self._control_widgets:

@@ -162,3 +162,27 @@ def test_topic_busy_note_does_not_widen_its_view(qtbot):
     assert not view.busy.isVisible()
     state.shutdown()
 
+
+
+def lines(label) -> int:
+    """How many lines `label` wraps into at its current width."""
+    return round(label.heightForWidth(label.width()) / label.fontMetrics().lineSpacing())
+
+
+def test_info_strip_and_pe_hint_stay_on_one_line_when_there_is_room(qtbot):
+    """A plain word-wrapped QLabel wraps '0.21 ms on numpy/cpu' even in a 1400 px window."""
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    strip.set_result(forward(get_preset("course-lab3").config))
+    strip.resize(1100, 40)
+    strip.show()
+    qtbot.waitExposed(strip)
+    for label in (strip.shape_label, strip.params_label, strip.time_label):
+        assert lines(label) == 1, label.text()
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    panel.set_result(forward(get_preset("course-lab3").config))
+    panel.resize(1100, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert lines(panel.hint) == 1
