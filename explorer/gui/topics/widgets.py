@@ -182,6 +182,7 @@ class MatrixPlot:
             self.plot.addItem(item)
         self._values: list[pg.TextItem] = []
         self._array = np.zeros((0, 0))
+        vb.sigResized.connect(self._fit_values)
         self._title = title
         self._presentation = False
         self.band_cols: range | None = None
@@ -280,6 +281,7 @@ class MatrixPlot:
         self.rows.setPen(_cosmetic_pen(EMPTY_ROW_COLOUR, 4 if on else 2.5, Qt.PenStyle.DashLine))
         for item in self._values:
             item.setFont(ui_font(pt, bold=True))
+        self._fit_values()
         self.set_title(self._title)
         if hasattr(self, "_axis_labels"):
             self.set_axis_labels(*self._axis_labels)
@@ -310,3 +312,18 @@ class MatrixPlot:
             item.setZValue(10)
             self.plot.addItem(item)
             self._values.append(item)
+        self._fit_values()
+
+    def _fit_values(self, *_args) -> None:
+        """Show the cell values only while each fits in its cell (a TextItem keeps its pixel
+        size however small the cells get: numbers would run into each other)."""
+        if not self._values:
+            return
+        rows, cols = self._array.shape
+        view = self.plot.getViewBox()
+        margin = 2 * self._values[0].textItem.document().documentMargin()
+        text = max(item.textItem.boundingRect().width() for item in self._values) - margin
+        line = self._values[0].textItem.boundingRect().height() - margin
+        fits = view.width() / cols >= text and view.height() / rows >= 0.8 * line
+        for item in self._values:
+            item.setVisible(fits)
