@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
@@ -119,3 +119,26 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(buttons)
         self.resize(560, 620)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # e.g. presentation mode's 16 pt
+            QTimer.singleShot(0, self.fit_to_contents)  # once the table has the new font
+
+    def fit_to_contents(self) -> None:
+        """Header in the dialog's font (Qt gives headers their own small one) and a size that
+        shows every column whole, within the screen."""
+        header = self.table.horizontalHeader()
+        header.setFont(self.font())
+        self.table.resizeRowsToContents()
+        margins = self.layout().contentsMargins()
+        frame = 2 * self.table.frameWidth()
+        width = (sum(max(header.sectionSizeHint(c), self.table.sizeHintForColumn(c))
+                     for c in range(self.table.columnCount()))
+                 + self.table.verticalScrollBar().sizeHint().width() + frame
+                 + margins.left() + margins.right() + 4)
+        height = (header.sizeHint().height() + frame + margins.top() + margins.bottom()
+                  + sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
+                  + self.layout().spacing() + 48)
+        screen = self.screen().availableGeometry()
+        self.resize(min(max(width, 560), screen.width()), min(max(height, 620), screen.height()))

@@ -186,3 +186,18 @@ def test_info_strip_and_pe_hint_stay_on_one_line_when_there_is_room(qtbot):
     panel.show()
     qtbot.waitExposed(panel)
     assert lines(panel.hint) == 1
+
+
+def test_shortcuts_dialog_shows_every_column_in_presentation_mode(qtbot, window):
+    """F1 on a projector: the dialog kept its 560 px and cut the Action column mid-word."""
+    window.state.view.presentation = True
+    dialog = window.show_shortcuts()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)
+    table = dialog.table
+    assert table.horizontalHeader().font().pointSizeF() == window.font().pointSizeF()
+    assert table.horizontalScrollBar().maximum() == 0  # nothing hidden sideways
+    needed = max(table.fontMetrics().horizontalAdvance(table.item(r, 1).text())
+                 for r in range(table.rowCount()))
+    assert table.columnWidth(1) >= needed
+    dialog.close()
