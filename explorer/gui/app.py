@@ -138,9 +138,10 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     startup.log("window shown")
     if notes:
         window.status_message(" · ".join(notes))
-    code = 1
+    code, returned = 1, False
     try:
         code = int(app.exec())
+        returned = True
     finally:
         ctrl_c.stop()
         startup.log("window closed")
@@ -149,7 +150,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
             save_settings(window.settings_snapshot(startup.config_to_save()), path)
         except OSError as exc:
             print(f"attention-explorer: could not save settings to {path}: {exc}", file=sys.stderr)
-        if abandoned:
+        if abandoned and returned:  # (an exception from exec keeps its traceback instead)
             startup.log(f"exit without waiting for the {' and '.join(abandoned)}")
             _exit_now(code)
         window.deleteLater()
