@@ -78,12 +78,8 @@ def build_parser() -> OneLineParser:
     add_config_options(dump)
     dump.add_argument("--format", choices=("json", "text"), default="json")
     dump.add_argument("--kv", action="store_true", help="add the KV-cache step-through")
-    try:
-        from .export_cli import add_export_parser
-    except ImportError:  # export arrives with the figures feature
-        pass
-    else:
-        add_export_parser(sub)
+    from .export_cli import add_export_parser  # here: export_cli imports this module
+    add_export_parser(sub)
     return parser
 
 
