@@ -13,6 +13,11 @@ thread never dies on an exception.
 Device listing (``core.list_devices``, which imports torch) runs on the same thread, after any
 pending compute, so the first picture never waits for torch.
 
+Stopping: ``stop(timeout)`` drops pending work and waits at most `timeout` for a running compute
+(a forward at 1024 tokens × d_model 2048 takes seconds). The thread is a daemon; one still busy
+is abandoned: it finishes, parks nothing, pokes nobody and ends. The app quits without waiting
+(``stop(0)``) and then leaves with ``os._exit`` (see ``app.run_app``).
+
 BLAS threads: numpy's OpenBLAS starts one thread per core. While the GUI thread paints the last
 picture, those threads and the GUI fight for the cores, and on a busy 2-core machine a
 (32, 256) forward pass measured 90 ms instead of 8 ms, the GUI stalling for 0.8 s during a drag.
