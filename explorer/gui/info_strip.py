@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QGridLayout, QWidget
 
 from ..core import AttentionResult
 from .wrapping_label import WrappingLabel
@@ -40,29 +40,64 @@ def time_text(seconds: float) -> str:
 
 
 class InfoStrip(QWidget):
-    """Four labels, refreshed from each new result."""
+    """Four labels, refreshed from each new result: one line when they fit, else two rows
+    (shapes, parameters, time; then the entropy across the whole width), each wrapping if it
+    must. On one line at 16 pt and d_model 2048 the strip was ~900 px, which made the window
+    wider than a projector's screen in presentation mode."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        # They wrap when short of room: on one line at 16 pt and d_model 2048 the strip was
-        # ~900 px, which made the window wider than a projector's screen in presentation mode.
         self.shape_label = WrappingLabel()
         self.params_label = WrappingLabel()
-        self.entropy_label = QLabel()
-        self.entropy_label.setWordWrap(True)
-        self.entropy_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.entropy_label = WrappingLabel()
         self.time_label = WrappingLabel()
         self.time_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 2, 8, 2)
-        layout.setSpacing(18)
-        layout.addWidget(self.shape_label)
-        layout.addWidget(self.params_label)
-        layout.addWidget(self.entropy_label, 1)
-        layout.addWidget(self.time_label)
-        for label in (self.shape_label, self.params_label, self.entropy_label, self.time_label):
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(8, 2, 8, 2)
+        self._grid.setHorizontalSpacing(18)
+        self._grid.setVerticalSpacing(2)
+        self._grid.setColumnStretch(2, 1)
+        self._two_rows: bool | None = None
+        for label in self._labels():
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.shape_label.setText("computing…")
+        self._arrange()
+
+    def _labels(self) -> tuple[WrappingLabel, ...]:
+        return self.shape_label, self.params_label, self.entropy_label, self.time_label
+
+    @property
+    def two_rows(self) -> bool:
+        return bool(self._two_rows)
+
+    def _arrange(self) -> None:
+        """One row if every label fits on one line at the current width, else two rows."""
+        margins = self._grid.contentsMargins()
+        one_line = (sum(label.sizeHint().width() for label in self._labels())
+                    + 3 * self._grid.horizontalSpacing() + margins.left() + margins.right())
+        two_rows = one_line > self.width()
+        if two_rows == self._two_rows:
+            return
+        self._two_rows = two_rows
+        for label in self._labels():
+            self._grid.removeWidget(label)
+        self._grid.addWidget(self.shape_label, 0, 0)
+        self._grid.addWidget(self.params_label, 0, 1)
+        if two_rows:  # the time takes the stretching column, flush right
+            self._grid.addWidget(self.time_label, 0, 2)
+            self._grid.addWidget(self.entropy_label, 1, 0, 1, 3)
+        else:
+            self._grid.addWidget(self.entropy_label, 0, 2)
+            self._grid.addWidget(self.time_label, 0, 3)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._arrange()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._arrange()
 
     def set_result(self, result: AttentionResult) -> None:
         c = result.config
@@ -75,3 +110,4 @@ class InfoStrip(QWidget):
         self.entropy_label.setText(entropy_text(result))
         self.time_label.setText(f"{time_text(result.elapsed_s)} on {result.device}")
         self.time_label.setToolTip(f"{result.flop_count:,} floating-point operations")
+        self._arrange()

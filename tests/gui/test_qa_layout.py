@@ -139,7 +139,7 @@ def test_info_strip_wraps_rather_than_widen_the_window(qtbot):
     strip.setFont(ui_font(PRESENTATION_PT))
     config = AttentionConfig(tokens=("a", "b"), d_model=2048, n_heads=16)
     strip.set_result(forward(config))
-    assert strip.minimumSizeHint().width() <= 500
+    assert strip.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480
     assert strip.shape_label.text() == "shapes (2, 2048) → (16, 2, 128) → (2, 2048)"
 
 
@@ -201,3 +201,20 @@ def test_shortcuts_dialog_shows_every_column_in_presentation_mode(qtbot, window)
                  for r in range(table.rowCount()))
     assert table.columnWidth(1) >= needed
     dialog.close()
+
+
+def test_info_strip_entropy_never_squeezed_into_a_column(qtbot):
+    """With the other labels at full width the entropy text was left ~10 px in presentation
+    mode: one character per line, a strip 300 px tall that took the plots' room."""
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    strip.setFont(ui_font(PRESENTATION_PT))
+    strip.set_result(forward(AttentionConfig(tokens=("a", "b", "c", "d"), d_model=512,
+                                             n_heads=16)))
+    strip.resize(900, 60)
+    strip.show()
+    qtbot.waitExposed(strip)
+    label = strip.entropy_label
+    assert label.width() >= 36 * label.fontMetrics().averageCharWidth()
+    assert strip.heightForWidth(900) <= 6 * label.fontMetrics().lineSpacing()
+    assert strip.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480  # never widens the window
