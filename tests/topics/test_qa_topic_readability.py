@@ -43,3 +43,30 @@ def test_cell_values_hide_when_cells_are_narrower_than_the_numbers(qtbot):
 def test_cell_values_shown_when_they_fit(qtbot):
     widget, plot = _matrix_widget(qtbot, 900, 400)
     assert all(item.isVisible() for item in plot._values)
+
+
+def test_explanation_never_cut_off_when_the_window_is_short(qtbot):
+    """Presentation mode, 1400 x 900 with the controls shown: the √d_head explanation got 82 of
+    the 175 px its Korean paragraph needs, cut mid-line with no way to read the rest."""
+    from explorer.core import get_preset
+    from explorer.gui.state import AppState
+    from explorer.gui.topics.scaling_view import ScalingView
+
+    state = AppState(get_preset("saturated-softmax").config)
+    view = ScalingView(state)
+    qtbot.addWidget(view)
+    view.set_presentation(True)
+    view.resize(1000, 560)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=60_000)
+    box = view.explanation
+    qtbot.waitUntil(lambda: box.body.verticalScrollBar().maximum() > 0, timeout=2000)  # scrolls
+    for label in (box.ko, box.en):  # whole paragraphs
+        assert label.height() >= label.heightForWidth(label.width())
+    assert box.height() < view.height() / 2  # the plots keep room too
+    view.resize(1000, 1400)  # room for everything: no scrolling
+    qtbot.waitUntil(lambda: box.body.verticalScrollBar().maximum() == 0, timeout=2000)
+    box.toggle.setChecked(False)  # folded: only the title line
+    assert not box.body.isVisible()
+    state.shutdown()

@@ -12,10 +12,10 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
-from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from ..colormaps import get_colormap
 from ..fonts import ui_font
@@ -78,6 +78,43 @@ def tick_levels(labels, max_chars: int = MAX_TICK_LABEL_CHARS,
     return [major, minor]
 
 
+class _ParagraphScroll(QScrollArea):
+    """The explanation's paragraphs: as tall as they need while there is room, then it scrolls
+    (squeezed by the layout, word-wrapped labels were cut off mid-line, the rest unreachable)."""
+
+    MIN_LINES = 3
+
+    def __init__(self, *labels: QLabel):
+        super().__init__()
+        inner = QWidget()
+        column = QVBoxLayout(inner)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        for label in labels:
+            column.addWidget(label)
+        self.setWidget(inner)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        for widget in (inner, self.viewport()):
+            widget.setAutoFillBackground(False)  # the box's own background shows through
+        self._width = -1
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        width = max(self.viewport().width(), 100)
+        return QSize(super().sizeHint().width(), self.widget().heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        lines = self.MIN_LINES * self.widget().fontMetrics().lineSpacing()
+        return QSize(super().minimumSizeHint().width(), min(lines, self.sizeHint().height()))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if event.size().width() != self._width:  # the text's height follows the width
+            self._width = event.size().width()
+            self.updateGeometry()
+
+
 class ExplanationBox(QFrame):
     """The topic's title and its explanation in Korean and English; can be folded away."""
 
@@ -96,12 +133,12 @@ class ExplanationBox(QFrame):
         self.toggle.setAutoRaise(True)
         self.ko = self._body(text.body_ko)
         self.en = self._body(text.body_en)
+        self.body = _ParagraphScroll(self.ko, self.en)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 6)
         layout.setSpacing(4)
         layout.addWidget(self.toggle)
-        layout.addWidget(self.ko)
-        layout.addWidget(self.en)
+        layout.addWidget(self.body)
         self.toggle.toggled.connect(self._fold)
         self.set_presentation(False)
 
@@ -113,8 +150,7 @@ class ExplanationBox(QFrame):
         return label
 
     def _fold(self, shown: bool) -> None:
-        self.ko.setVisible(shown)
-        self.en.setVisible(shown)
+        self.body.setVisible(shown)
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def text(self) -> str:
