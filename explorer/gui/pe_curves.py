@@ -10,6 +10,8 @@ from ..core.positional import frequencies
 from .pe_plotting import set_count_ticks, set_legend_size, style_axes
 
 MAX_CURVES = 8
+MAX_LEGEND_COLUMNS = 3
+LEGEND_GAP = 30  # px between legend columns, with the legend's own spacing
 GUIDE_SAMPLES = 12      # per position, for the thin continuous sinusoid behind the markers
 GUIDE_MAX_POSITIONS = 64
 # Okabe-Ito, without the yellow that vanishes on white.
@@ -36,7 +38,8 @@ class PECurvesView(pg.GraphicsLayoutWidget):
         self.plot.hideButtons()
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setYRange(-1.08, 1.08, padding=0)
-        self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k", colCount=3)
+        self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k",
+                                    colCount=MAX_LEGEND_COLUMNS)
         self.addItem(self.legend, row=1, col=0)
         self.ci.layout.setRowStretchFactor(0, 1)
         self.ci.layout.setRowStretchFactor(1, 0)
@@ -61,6 +64,7 @@ class PECurvesView(pg.GraphicsLayoutWidget):
             self.plot.addItem(curve)
             self.legend.addItem(curve, dim_label(dim))
             self.curves[dim], self.guides[dim] = curve, guide
+        self._fit_legend()
 
     def set_table(self, table: np.ndarray, n_tokens: int) -> None:
         """table: (P, d) from the core; a dashed line marks the sentence's last position."""
@@ -86,3 +90,19 @@ class PECurvesView(pg.GraphicsLayoutWidget):
         self._width = 4 if on else 2
         style_axes(self.plot, on)
         set_legend_size(self.legend, "13pt" if on else "9pt")
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """As many legend columns (up to 3) as fit the width: three at 13 pt were wider than
+        the plot, and the legend and the curves' right end were cut off."""
+        if not getattr(self, "legend", None) or not self.legend.items:  # (resized in __init__)
+            return
+        entry = max(sample.boundingRect().width() + label.item.boundingRect().width()
+                    for sample, label in self.legend.items) + LEGEND_GAP  # text, not its cell
+        columns = max(1, min(MAX_LEGEND_COLUMNS, int((self.viewport().width() - 16) // entry)))
+        if columns != self.legend.columnCount:
+            self.legend.setColumnCount(columns)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_legend()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..core import AttentionResult, sinusoidal_table
@@ -35,6 +36,13 @@ class PEInputsView(QWidget):
                                          width=14)
         self.color_bar.setImageItem([self.x_item, self.pe_item, self.sum_item])
         self.graphics.addItem(self.color_bar, row=0, col=3)
+        self._columns: tuple[float, ...] = ()
+        # Deferred (and dropped with the widget): after a resize, a new axis width, new data.
+        self._balance_timer = QTimer(self, singleShot=True, interval=0)
+        self._balance_timer.timeout.connect(self._balance_columns)
+        for plot in (self.x_plot, self.pe_plot, self.sum_plot):  # an axis re-fitted its labels
+            plot.getAxis("left").geometryChanged.connect(self._balance_timer.start)
+        self.graphics.installEventFilter(self)  # the view resized
         self.note = QLabel("")
         self.note.setStyleSheet("color: #b35900;")
         self.note.setFont(ui_font(10))
@@ -54,13 +62,34 @@ class PEInputsView(QWidget):
         self.color_bar.setLevels(levels)
         self.pe_item.setOpacity(1.0 if added else GREYED_OPACITY)
         set_title(self.pe_plot, "PE" if added else "PE (not added)", "k" if added else "#888888")
-        set_title(self.sum_plot, "X + PE" if added else "X (projected as is)")
+        set_title(self.sum_plot, "X + PE" if added else "X (as is)")  # the note says the rest
         self.note.setText("" if added else OFF_NOTE)
         self.note.setVisible(not added)
         set_index_ticks(self.x_plot.getAxis("left"), result.tokens)
         for plot in (self.x_plot, self.pe_plot, self.sum_plot):
             show_cells(plot, n, d)
             set_count_ticks(plot.getAxis("bottom"), d)
+        self._balance_timer.start()  # once the token axis has its new width
+
+    def _balance_columns(self) -> None:
+        """One image width for X, PE and X + PE: X's token axis is added to its column (taken
+        out of X's share, it left X a sliver beside the others in presentation mode)."""
+        layout = self.graphics.ci.layout
+        plots = (self.x_plot, self.pe_plot, self.sum_plot)
+        axes = [plot.getAxis("left").width() for plot in plots]
+        left, _, right, _ = layout.getContentsMargins()
+        free = (self.graphics.viewport().width() - sum(axes) - self.color_bar.size().width()
+                - 3 * layout.horizontalSpacing() - left - right)
+        columns = tuple(round(axis + max(8.0, free / 3)) for axis in axes)
+        if columns != self._columns:
+            self._columns = columns
+            for col, width in enumerate(columns):
+                layout.setColumnFixedWidth(col, width)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if watched is self.graphics and event.type() == QEvent.Type.Resize:
+            self._balance_timer.start()  # after the viewport has its new size
+        return super().eventFilter(watched, event)
 
     @property
     def pe_added(self) -> bool:
@@ -70,3 +99,4 @@ class PEInputsView(QWidget):
         for plot in (self.x_plot, self.pe_plot, self.sum_plot):
             style_axes(plot, on)
         self.note.setFont(ui_font(14 if on else 10))
+        self._balance_timer.start()

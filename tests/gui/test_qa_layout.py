@@ -218,3 +218,48 @@ def test_info_strip_entropy_never_squeezed_into_a_column(qtbot):
     assert label.width() >= 36 * label.fontMetrics().averageCharWidth()
     assert strip.heightForWidth(900) <= 6 * label.fontMetrics().lineSpacing()
     assert strip.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480  # never widens the window
+
+
+def _pe_panel(qtbot, width, height, presentation):
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    panel.set_presentation(presentation)
+    panel.resize(width, height)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_result(forward(get_preset("course-lab3").config))
+    qtbot.wait(50)
+    return panel
+
+
+def test_pe_inputs_give_x_pe_and_the_sum_the_same_width(qtbot):
+    """The token axis came out of X's share: in presentation mode X was a 30 px sliver beside
+    100 px PE and X + PE, its dimension ticks crushed together."""
+    panel = _pe_panel(qtbot, 900, 760, presentation=True)
+    plots = (panel.inputs.x_plot, panel.inputs.pe_plot, panel.inputs.sum_plot)
+
+    def balanced():  # the token axis takes its width when first painted
+        widths = [plot.getViewBox().width() for plot in plots]
+        return min(widths) > 0.9 * max(widths)
+    qtbot.waitUntil(balanced, timeout=2000)
+
+
+def test_pe_curve_legend_fits_its_plot(qtbot):
+    """Three legend columns at 13 pt were wider than the plot: entries and the curves' right
+    end were cut off."""
+    panel = _pe_panel(qtbot, 900, 760, presentation=True)
+    view = panel.curves_view
+    needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+    assert needed <= view.viewport().width()
+    assert view.legend.boundingRect().width() <= view.viewport().width()
+
+
+def test_pe_inputs_fit_their_view_after_shrinking(qtbot):
+    panel = _pe_panel(qtbot, 1400, 800, presentation=False)
+    panel.resize(PAGE_BUDGET, 700)
+    view, bar = panel.inputs.graphics, panel.inputs.color_bar
+
+    def fits():  # the colour bar, last in the row, is in view
+        return bar.mapRectToScene(bar.boundingRect()).right() <= view.viewport().width() + 1
+    qtbot.waitUntil(fits, timeout=2000)
+    assert view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= view.viewport().width()
