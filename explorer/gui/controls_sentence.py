@@ -18,6 +18,7 @@ from .state import AppState
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
 MAX_CHIP_ROWS = 5  # beyond this the chips scroll, so a long sentence can't push the sliders away
+REFUSED_STYLE = "color: #b00020;"
 MAX_LISTED_PADDING = 8  # the summary lists this many positions, then "… last (count positions)"
 
 
@@ -111,6 +112,8 @@ class SentenceControl(QWidget):
         self.edit.setPlaceholderText("type a sentence; tokens are split on spaces")
         self.edit.setClearButtonEnabled(True)
         self.count_label = QLabel()
+        self.count_label.setWordWrap(True)
+        self._applying = False
         self._pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
         self._pause.timeout.connect(self.apply)
         layout = QVBoxLayout(self)
@@ -120,6 +123,7 @@ class SentenceControl(QWidget):
         self.edit.textEdited.connect(lambda _text: self._pause.start())
         self.edit.editingFinished.connect(self.apply)
         state.config_changed.connect(self.sync)
+        state.error.connect(self._on_error)
         self.sync(state.config)
 
     def sync(self, config: AttentionConfig) -> None:
@@ -127,7 +131,20 @@ class SentenceControl(QWidget):
             with QSignalBlocker(self.edit):
                 self.edit.setText(" ".join(config.tokens))
                 self.edit.setCursorPosition(0)  # show the start of a long sentence
+        self._show_count(config)
+
+    def _show_count(self, config: AttentionConfig) -> None:
+        self.count_label.setStyleSheet("")
         self.count_label.setText(f"n = {config.n_tokens} token{'s' if config.n_tokens != 1 else ''}")
+
+    def _on_error(self, message: str) -> None:
+        """Our sentence was refused: say so under the box for as long as the box holds it (the
+        status bar's note goes after 10 s, and the box and the picture then disagreed)."""
+        if self._applying:
+            n = self._state.config.n_tokens
+            self.count_label.setStyleSheet(REFUSED_STYLE)
+            self.count_label.setText(f"not applied: {message} — the picture still shows the "
+                                     f"last sentence (n = {n})")
 
     def set_text(self, text: str) -> bool:
         """Put `text` in the box and apply it at once (tests, topics)."""
@@ -140,9 +157,14 @@ class SentenceControl(QWidget):
         tokens = split_sentence(self.edit.text())
         config = self._state.config
         if tokens == config.tokens:
+            self._show_count(config)  # e.g. a refused edit undone
             return True
         padding = frozenset(p for p in config.padding if p < len(tokens))
-        return self._state.update(tokens=tokens, padding=padding)
+        self._applying = True
+        try:
+            return self._state.update(tokens=tokens, padding=padding)
+        finally:
+            self._applying = False
 
 
 class PaddingChips(QWidget):

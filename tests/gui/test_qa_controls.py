@@ -41,3 +41,29 @@ def test_summary_lists_a_few_padding_positions_in_full(qtbot):
     state.update(padding=frozenset())
     assert chips.summary.text() == "padding: none (click a token)"
     state.shutdown()
+
+
+def test_refused_sentence_is_explained_under_the_box_until_it_changes(qtbot):
+    """An empty or over-long sentence: the status bar said why for 10 s, then the box held
+    text the picture did not show, with 'n = 4 tokens' under it."""
+    from explorer.gui.controls_sentence import SentenceControl
+
+    config = AttentionConfig(tokens=("a", "b", "c", "d"), d_model=8, n_heads=2)
+    state = AppState(config, worker=ComputeWorker())
+    control = SentenceControl(state)
+    qtbot.addWidget(control)
+    assert not control.set_text(" ".join(f"w{i}" for i in range(1100)))
+    assert state.config.tokens == config.tokens  # nothing lost
+    text = control.count_label.text()
+    assert text.startswith("not applied: too many tokens: 1100 (at most 1024)")
+    assert "n = 4" in text
+    assert not control.set_text("   ")
+    assert "empty" in control.count_label.text()
+    assert control.set_text("a b c d")  # back to what is shown: the note goes
+    assert control.count_label.text() == "n = 4 tokens"
+    assert not control.set_text("")
+    assert control.set_text("x y")
+    assert control.count_label.text() == "n = 2 tokens"
+    state.error.emit("torch/cuda failed: …")  # not about the sentence: not shown here
+    assert control.count_label.text() == "n = 2 tokens"
+    state.shutdown()
