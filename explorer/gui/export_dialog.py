@@ -189,10 +189,15 @@ class ExportDialog(QDialog):
     def export(self) -> list[Path]:
         """Render and write; reports in the dialog and the status bar. Returns the paths."""
         options = self.options()
+        folder = self.folder.text().strip()
+        if not folder:  # not the working directory, which the user cannot see from here
+            self._say("choose a folder to export to (Browse…)", error=True)
+            return []
         try:
             name = _with_extension(check_name(self.name.text().strip()), options.fmt)
             _, data = export_from_window(self.window_, self.spec(), options)
-            paths = write_files(self.folder.text().strip() or ".", [(name, data)],
+            folder = Path(folder).expanduser().absolute()  # "~/slides"; say where it went
+            paths = write_files(folder, [(name, data)],
                                 "overwrite" if self.overwrite.isChecked() else "suffix")
         except ExportError as exc:
             self._say(str(exc), error=True)

@@ -1,0 +1,45 @@
+"""QA pass: File → Export… with a folder a user would not mean."""
+
+import os
+import random
+
+import pytest
+
+from explorer.core import get_preset
+from explorer.gui.export_dialog import open_export_dialog
+from explorer.gui.main_window import MainWindow
+from explorer.gui.state import AppState
+
+
+@pytest.fixture
+def window(qtbot):
+    state = AppState(get_preset("course-lab3").config)
+    win = MainWindow(state, rng=random.Random(0))
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.waitUntil(lambda: state.result is not None and state.is_idle(), timeout=30_000)
+    yield win
+    win.close()
+    state.shutdown()
+
+
+def test_empty_folder_is_refused_not_the_working_directory(qtbot, window, tmp_path, monkeypatch):
+    """A cleared Folder box wrote into the process's working directory (wherever the app was
+    started from) and said 'Wrote heads_d8_h2_seed1.png', with no folder in sight."""
+    monkeypatch.chdir(tmp_path)
+    dialog = open_export_dialog(window)
+    qtbot.addWidget(dialog)
+    dialog.folder.setText("   ")
+    assert dialog.export() == []
+    assert os.listdir(tmp_path) == []
+    assert "folder" in dialog.message.text() and "#c62828" in dialog.message.styleSheet()
+    dialog.folder.setText(str(tmp_path))
+    paths = dialog.export()
+    assert len(paths) == 1 and paths[0].parent == tmp_path
+    assert dialog.message.text() == f"Wrote {paths[0]}"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    dialog.folder.setText("~")  # typed by hand: the home folder, not a folder named '~'
+    paths = dialog.export()
+    assert paths and paths[0].parent == tmp_path / "home"
