@@ -17,6 +17,14 @@ from dataclasses import dataclass, field
 MAX_TOKENS = 1024
 MAX_D_MODEL = 2048
 MAX_HEADS = 256
+# heads × n × n weights in one picture. Each (h, n, n) float64 array at this size is 128 MiB and a
+# forward holds about six of them; 256 heads at 1024 tokens would need ~9 GB and kill a laptop.
+MAX_ATTENTION_CELLS = 16 * 1024 * 1024  # e.g. 16 heads at 1024 tokens, 256 heads at 256 tokens
+
+
+def max_heads_for(n_tokens: int) -> int:
+    """The most heads a sentence of n tokens may have (MAX_ATTENTION_CELLS, MAX_HEADS)."""
+    return max(1, min(MAX_HEADS, MAX_ATTENTION_CELLS // max(1, n_tokens * n_tokens)))
 SEED_MAX = 2**32 - 1  # legacy np.random.seed accepts 0 .. 2**32 - 1
 
 BACKENDS = ("numpy", "torch")
@@ -162,6 +170,12 @@ def validate(config: AttentionConfig) -> AttentionConfig:
         raise ConfigError(
             f"d_model {config.d_model} is not divisible by {config.n_heads} heads "
             f"(each head needs d_model / heads columns)"
+        )
+    if config.n_heads > max_heads_for(n):
+        raise ConfigError(
+            f"{config.n_heads} heads × {n} × {n} weights is too large to show "
+            f"(at most {MAX_ATTENTION_CELLS:,} cells: {max_heads_for(n)} heads at {n} tokens); "
+            f"use fewer heads or tokens"
         )
     _check_int("seed", config.seed, 0, SEED_MAX)
     for name in ("scaled", "causal", "positional"):

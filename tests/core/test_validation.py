@@ -138,3 +138,14 @@ def test_integral_padding_of_any_integer_type_is_kept():
     config = AttentionConfig(tokens=("a", "b", "c"), padding={np.int64(2), 0})
     assert config.padding == frozenset({0, 2}) and validate(config) is config
     assert all(type(p) is int for p in config.padding)
+
+
+def test_heads_times_tokens_squared_is_bounded_so_a_forward_fits_in_memory():
+    from explorer.core import AttentionConfig, ConfigError, validate
+    from explorer.core.config import MAX_ATTENTION_CELLS, max_heads_for
+    tokens = tuple(f"t{i}" for i in range(1024))
+    validate(AttentionConfig(tokens=tokens, d_model=1024, n_heads=16))  # the largest benchmark case
+    with pytest.raises(ConfigError, match="too large to show.*16 heads at 1024 tokens"):
+        validate(AttentionConfig(tokens=tokens, d_model=1024, n_heads=32))
+    assert max_heads_for(1024) == 16 and max_heads_for(256) == 256 and max_heads_for(4) == 256
+    assert all(max_heads_for(n) * n * n <= MAX_ATTENTION_CELLS for n in (300, 512, 700, 1024))
