@@ -134,6 +134,8 @@ class HeadPanel:
                           hideOverlappingLabels=40 if name == "bottom" else False,
                           textFillLimits=[(0, 0.75 if name == "bottom" else 0.9)])
         label_style = {"color": FOREGROUND, "font-size": f"{style.tick_pt}pt"}
+        for name in ("left", "bottom"):  # cell axes: one token made it 'query (x0.001)'
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.getAxis("left").setLabel("query", **label_style)
         self.plot.getAxis("bottom").setLabel("key", **label_style)
         self.values.set_font(ui_font(style.tick_pt, bold=True), style.value_px, style.value_min_px)

@@ -74,6 +74,8 @@ def setup_heatmap(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
     item.setColorMap(get_colormap(colormap))
     item.setPos(-0.5, -0.5)
     plot.addItem(item)
+    for name in ("left", "bottom"):  # cell axes: one position made it 'position (x0.001)'
+        plot.getAxis(name).enableAutoSIPrefix(False)
     if x_label:
         plot.setLabel("bottom", x_label)
     if y_label:

@@ -206,6 +206,8 @@ class MatrixPlot:
         vb.setMouseEnabled(False, False)
         vb.invertY(True)
         vb.setDefaultPadding(0.0)
+        for name in ("left", "bottom"):  # cell axes: a 1 x n matrix made it 'query (x0.001)'
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.overlay = pg.ImageItem(axisOrder="row-major")
         self.overlay.setZValue(2)
