@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
                                QSlider, QWidget)
 
 from ..core import MAX_D_MODEL, SEED_MAX, AttentionConfig
-from ..core.config import MAX_HEADS
+from ..core.config import MAX_HEADS, max_heads_for
 from .state import AppState
 
 D_MODEL_CHOICES = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
@@ -94,7 +94,8 @@ class ModelSizeControl(QWidget):
     def sync(self, config: AttentionConfig) -> None:
         """Show `config` without sending anything back to the state."""
         self._widths = d_model_choices(config.d_model)
-        self._divisors = divisors(config.d_model)
+        limit = max_heads_for(config.n_tokens)  # the core bounds heads × n × n
+        self._divisors = divisors(config.d_model, limit)
         with QSignalBlocker(self.d_model_slider), QSignalBlocker(self.heads_slider):
             self.d_model_slider.setRange(0, len(self._widths) - 1)
             self.d_model_slider.setValue(self._widths.index(config.d_model))
@@ -103,7 +104,10 @@ class ModelSizeControl(QWidget):
         self.d_model_value.setText(str(config.d_model))
         self.heads_value.setText(str(config.n_heads))
         self.heads_slider.setEnabled(len(self._divisors) > 1)
-        self.divisors_label.setText("heads divide d_model: " + " ".join(map(str, self._divisors)))
+        text = "heads divide d_model: " + " ".join(map(str, self._divisors))
+        if divisors(config.d_model)[-1] > limit:
+            text += f" (more than {limit} need fewer tokens)"
+        self.divisors_label.setText(text)
         self.d_head_label.setText(
             f"d_head = d_model / heads = {config.d_model} / {config.n_heads} = {config.d_head}")
 
@@ -112,7 +116,8 @@ class ModelSizeControl(QWidget):
         self.set_d_model(self._widths[index])
 
     def _on_heads_index(self, index: int) -> None:
-        self._state.update(n_heads=self._divisors[index])
+        if not self._state.update(n_heads=self._divisors[index]):
+            self.sync(self._state.config)  # refused: the slider goes back to what is shown
 
     def set_d_model(self, d_model: int) -> None:
         heads = nearest_divisor(self._state.config.n_heads, d_model)

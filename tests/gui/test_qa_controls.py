@@ -67,3 +67,30 @@ def test_refused_sentence_is_explained_under_the_box_until_it_changes(qtbot):
     state.error.emit("torch/cuda failed: …")  # not about the sentence: not shown here
     assert control.count_label.text() == "n = 2 tokens"
     state.shutdown()
+
+
+def test_heads_slider_offers_only_what_the_sentence_length_allows(qtbot):
+    """At 1024 tokens the core allows 16 heads at most; the slider still offered 32 … 256 and,
+    when refused, stayed on 32 while the label and the picture said 16."""
+    from explorer.core.config import max_heads_for
+    from explorer.gui.controls_model import ModelSizeControl
+
+    tokens = tuple(f"t{i}" for i in range(1024))
+    state = AppState(AttentionConfig(tokens=tokens, d_model=2048, n_heads=16),
+                     worker=ComputeWorker())
+    control = ModelSizeControl(state)
+    qtbot.addWidget(control)
+    slider = control.heads_slider
+    assert max_heads_for(1024) == 16
+    assert control._divisors[slider.maximum()] == 16
+    slider.setValue(slider.maximum() + 1)  # the far right is 16
+    control.step_heads(+1)  # H
+    assert state.config.n_heads == 16 and control.heads_value.text() == "16"
+    assert control._divisors[slider.value()] == 16
+    assert "fewer tokens" in control.divisors_label.text()
+    state.update(tokens=tokens[:8])  # a short sentence: every divisor again
+    assert control._divisors[slider.maximum()] == 256
+    assert "fewer tokens" not in control.divisors_label.text()
+    control.step_heads(+1)
+    assert state.config.n_heads == 32
+    state.shutdown()
