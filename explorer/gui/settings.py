@@ -99,6 +99,18 @@ def _read_json(path: Path) -> tuple[object, str | None]:
         return _MISSING, f"settings file {path.name} is not valid JSON; using defaults"
 
 
+def _keep_aside(path: Path, note: str) -> str:
+    """Rename an unreadable settings file to NAME.bad so saving defaults at exit cannot destroy it."""
+    backup = path.with_name(path.name + ".bad")
+    if not path.is_file():  # e.g. a folder in its place: leave it alone
+        return note
+    try:
+        os.replace(path, backup)
+    except OSError:
+        return note
+    return f"{note} (the old file is kept as {backup.name})"
+
+
 def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
     """Settings from parsed JSON, field by field; the problems found (empty when clean)."""
     defaults = Settings()
@@ -139,8 +151,11 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, str 
     """(settings, note for the status bar or None). Never raises."""
     path = Path(path) if path is not None else default_settings_path()
     data, note = _read_json(path)
-    if data is _MISSING:
-        return Settings(), note
+    if data is _MISSING or not isinstance(data, dict):
+        if note is None and data is _MISSING:  # no file yet: nothing to say
+            return Settings(), None
+        return Settings(), _keep_aside(path, note or "settings file does not hold a JSON object; "
+                                                     "using defaults")
     try:
         settings, problems = settings_from_dict(data)
     except Exception as exc:  # noqa: BLE001 - last resort: a settings file must never stop start-up

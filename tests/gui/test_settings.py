@@ -112,6 +112,16 @@ def test_wrong_field_types_fall_back_per_field(field, value):
     assert note and field.replace("_", " ").split()[0] in note.replace("-", " ")
 
 
+def test_an_unparsable_file_is_kept_aside_so_saving_defaults_cannot_destroy_it():
+    original = b'{"config": {"tokens": ["my", "own", "sentence"], oops'
+    path = _write(original)
+    settings, note = load_settings()
+    assert settings == Settings() and "settings.json.bad" in note
+    save_settings(settings)  # what the app does at exit
+    assert (path.parent / "settings.json.bad").read_bytes() == original
+    assert load_settings() == (Settings(), None)
+
+
 def test_unreadable_file_gives_defaults(tmp_path):
     folder = tmp_path / "settings.json"
     folder.mkdir()  # a directory where the file should be: reading fails
