@@ -12,9 +12,10 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox,
-                               QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QRadioButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox, QDialog,
+                               QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QMessageBox, QPushButton, QRadioButton, QSpinBox,
+                               QVBoxLayout, QWidget)
 
 from ..export.figures import ExportOptions
 from ..export.files import ExportError, check_name, write_files
@@ -22,6 +23,9 @@ from ..export.from_window import available_specs, current_spec, export_from_wind
 from ..export.naming import FORMATS
 from ..export.theme import BACKGROUNDS
 from .shortcuts import get_shortcut
+
+LARGE_CSV_ROWS = 1_000_000  # above this, a CSV takes seconds to build: ask first
+CSV_BYTES_PER_ROW = 42      # measured: 16.8M rows of head,query_index,query,key_index,key,weight = 711 MB
 
 EXPORT_KEYS = get_shortcut("export").keys[0]  # the shortcuts table is the one source
 COPY_KEYS = get_shortcut("copy_figure").keys[0]
@@ -193,9 +197,16 @@ class ExportDialog(QDialog):
         if not folder:  # not the working directory, which the user cannot see from here
             self._say("choose a folder to export to (Browse…)", error=True)
             return []
+        if options.fmt == "csv" and not self._confirm_large_csv():
+            self._say("export cancelled")
+            return []
         try:
             name = _with_extension(check_name(self.name.text().strip()), options.fmt)
-            _, data = export_from_window(self.window_, self.spec(), options)
+            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            try:
+                _, data = export_from_window(self.window_, self.spec(), options)
+            finally:
+                QApplication.restoreOverrideCursor()
             folder = Path(folder).expanduser().absolute()  # "~/slides"; say where it went
             paths = write_files(folder, [(name, data)],
                                 "overwrite" if self.overwrite.isChecked() else "suffix")
@@ -205,6 +216,27 @@ class ExportDialog(QDialog):
         self._say(f"Wrote {paths[0]}")
         self.window_.status_message(f"Exported {paths[0]}")
         return paths
+
+    def csv_rows(self) -> int:
+        """Rows the CSV of the chosen figure will have (head · query · key for weights)."""
+        result = self.window_.state.result
+        if result is None:
+            return 0
+        n, h = result.config.n_tokens, result.config.n_heads
+        return {"heads": h * n * n, "head": n * n, "pe": n * result.config.d_model}.get(
+            self.spec().kind, n)
+
+    def _confirm_large_csv(self) -> bool:
+        """Ask before a CSV so large that building it freezes the window for seconds."""
+        rows = self.csv_rows()
+        if rows <= LARGE_CSV_ROWS:
+            return True
+        size_mb = rows * CSV_BYTES_PER_ROW / 1e6
+        answer = QMessageBox.question(
+            self, "Large CSV",
+            f"This CSV will have {rows:,} rows (about {size_mb:,.0f} MB). Writing it takes a while, "
+            f"and the window will not respond meanwhile. Export it anyway?")
+        return answer == QMessageBox.StandardButton.Yes
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.setStyleSheet("color: #c62828;" if error else "")

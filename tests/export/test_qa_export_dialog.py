@@ -43,3 +43,24 @@ def test_empty_folder_is_refused_not_the_working_directory(qtbot, window, tmp_pa
     dialog.folder.setText("~")  # typed by hand: the home folder, not a folder named '~'
     paths = dialog.export()
     assert paths and paths[0].parent == tmp_path / "home"
+
+
+def test_a_huge_csv_asks_first_and_writes_nothing_when_declined(qtbot, window, tmp_path,
+                                                                 monkeypatch):
+    """16 heads at 1024 tokens is a 16.8M-row CSV: seconds of frozen window, so ask first."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from explorer.gui import export_dialog as module
+    dialog = open_export_dialog(window)
+    qtbot.addWidget(dialog)
+    dialog.folder.setText(str(tmp_path))
+    dialog.format.setCurrentIndex(module.FORMATS.index("csv"))
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *args, **kw: asked.append(args) or QMessageBox.StandardButton.No)
+    assert dialog.csv_rows() == 2 * 4 * 4  # the course preset: small, no question
+    assert len(dialog.export()) == 1 and asked == []
+    monkeypatch.setattr(module, "LARGE_CSV_ROWS", 10)  # make the course CSV count as large
+    assert dialog.export() == [] and len(asked) == 1
+    assert "32 rows" in asked[0][2] and dialog.message.text() == "export cancelled"
+    assert len(os.listdir(tmp_path)) == 1  # only the first, small export
