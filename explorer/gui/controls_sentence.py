@@ -114,6 +114,7 @@ class SentenceControl(QWidget):
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)
         self._applying = False
+        self._synced_tokens: tuple[str, ...] | None = None  # the config's tokens at the last sync
         self._pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
         self._pause.timeout.connect(self.apply)
         layout = QVBoxLayout(self)
@@ -127,11 +128,18 @@ class SentenceControl(QWidget):
         self.sync(state.config)
 
     def sync(self, config: AttentionConfig) -> None:
-        if not self._pause.isActive() and split_sentence(self.edit.text()) != config.tokens:
+        """Show the config's sentence when it changed. Another control changing (seed, heads…)
+        leaves the box alone, so a refused sentence the user is still fixing is not lost."""
+        tokens_changed = config.tokens != self._synced_tokens
+        self._synced_tokens = config.tokens
+        in_box = split_sentence(self.edit.text())
+        if tokens_changed and not self._pause.isActive() and in_box != config.tokens:
             with QSignalBlocker(self.edit):
                 self.edit.setText(" ".join(config.tokens))
                 self.edit.setCursorPosition(0)  # show the start of a long sentence
-        self._show_count(config)
+            in_box = config.tokens
+        if tokens_changed or in_box == config.tokens:
+            self._show_count(config)
 
     def _show_count(self, config: AttentionConfig) -> None:
         self.count_label.setStyleSheet("")

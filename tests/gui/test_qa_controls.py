@@ -69,6 +69,26 @@ def test_refused_sentence_is_explained_under_the_box_until_it_changes(qtbot):
     state.shutdown()
 
 
+def test_a_refused_sentence_survives_other_controls_but_not_a_new_sentence(qtbot):
+    """A pasted sentence refused as too long was replaced by the old one as soon as the seed or
+    heads changed: the user's paste was lost."""
+    from explorer.gui.controls_sentence import SentenceControl
+
+    config = AttentionConfig(tokens=("a", "b", "c", "d"), d_model=8, n_heads=2)
+    state = AppState(config, worker=ComputeWorker())
+    control = SentenceControl(state)
+    qtbot.addWidget(control)
+    pasted = " ".join(f"w{i}" for i in range(1100))
+    assert not control.set_text(pasted)
+    state.update(seed=7)
+    state.update(n_heads=4)
+    assert control.edit.text() == pasted  # still there to be fixed
+    assert control.count_label.text().startswith("not applied")
+    state.update(tokens=("x", "y"))  # e.g. a preset: the box follows the new sentence
+    assert control.edit.text() == "x y" and control.count_label.text() == "n = 2 tokens"
+    state.shutdown()
+
+
 def test_heads_slider_offers_only_what_the_sentence_length_allows(qtbot):
     """At 1024 tokens the core allows 16 heads at most; the slider still offered 32 … 256 and,
     when refused, stayed on 32 while the label and the picture said 16."""
