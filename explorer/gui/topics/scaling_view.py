@@ -196,18 +196,21 @@ class ScalingView(TopicView):
         self.uniform_line.setValue(uniform)
         self.uniform_text.setPos(float(x[-1]), uniform)
         self.current_line.setValue(np.log2(data.d_model))
-        self.current_text.setText(f" now: d_model {data.d_model}")
-        self.current_text.setPos(float(np.log2(data.d_model)), 0.0)
-        self.current_text.setAnchor((0, 1))
+        now = float(np.log2(data.d_model))
+        self.current_text.setText(f" now: {data.d_model} ")
+        self.current_text.setPos(now, 0.0)
+        # right of the line in the left half, left of it in the right half: never clipped
+        self.current_text.setAnchor((0, 1) if now <= (x[0] + x[-1]) / 2 else (1, 1))
         self.sweep_plot.getAxis("bottom").setTicks([[(float(v), str(int(d))) for v, d in
                                                      zip(x, sweep.d_models)]])
         # headroom above the data for the legend (top-left)
         top = 1.3 if measure == "max_weight" else max(sweep.max_entropy * 1.4, 0.1)
         self.sweep_plot.setYRange(0, top, padding=0)
-        init = NOTES[f"sweep_{sweep.init}"][0]
+        # the weight init is named in the combo above the plot; the title stays short enough
+        # for presentation mode
         set_plot_title(self.sweep_plot,
-                       f"d_model sweep · {sweep.n_tokens} tokens, {sweep.n_heads} heads, "
-                       f"{len(sweep.seeds)} seeds, {init}", self._title_pt())
+                       f"d_model sweep · {sweep.n_heads} heads, {len(sweep.seeds)} seeds",
+                       self._title_pt())
 
     def sweep_curves(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """{"scaled": (x, y), "unscaled": (x, y)} as drawn (tests)."""
