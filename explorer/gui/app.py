@@ -55,7 +55,11 @@ class _Startup:
         if self.debug:
             ms = (time.perf_counter() - self.t0) * 1e3
             torch = "yes" if "torch" in sys.modules else "no"
-            print(f"attention-explorer: {what} at {ms:.0f} ms (torch imported: {torch})", flush=True)
+            try:
+                print(f"attention-explorer: {what} at {ms:.0f} ms (torch imported: {torch})",
+                      flush=True)
+            except (OSError, ValueError):  # stdout closed by the reader (e.g. `| head -1`):
+                self.debug = False         # stop logging, but never let it stop start-up
 
     def on_first_paint(self) -> None:
         self.log("first paint")

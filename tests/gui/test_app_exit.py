@@ -103,3 +103,23 @@ def test_settings_option_names_a_file(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert path.is_file()
     assert not (tmp_path / "unused" / "settings.json").exists()
+
+
+def test_debug_log_into_a_closed_pipe_neither_hangs_nor_fails(tmp_path):
+    """A reader that stops after the first line (`| head -1`, the start-up benchmark) closed
+    stdout; the next debug line raised BrokenPipeError inside a Qt slot, so the timed close
+    never started and the app hung."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_EXPLORER_DEBUG="1",
+               ATTENTION_EXPLORER_QUIT_AFTER_MS="0", ATTENTION_EXPLORER_SETTINGS_DIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "explorer"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("attention-explorer: window shown")
+    proc.stdout.close()  # like `head -1`
+    try:
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+    assert "Traceback" not in proc.stderr.read()
