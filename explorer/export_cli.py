@@ -66,28 +66,11 @@ def ensure_qt_app():
     from PySide6.QtWidgets import QApplication
     app = QApplication.instance()
     if app is None:
-        _drop_offscreen_notice()
         app = QApplication(["attention-explorer"])
         _use_window_font(app)
     from .export.theme import bundled_family
     bundled_family()
     return app
-
-
-# Qt's offscreen platform says this for every top-level window it lays out; it means nothing
-# for a file export and would clutter the CLI's stderr, which users read for real errors.
-OFFSCREEN_NOTICE = "This plugin does not support propagateSizeHints()"
-
-
-def _drop_offscreen_notice() -> None:
-    """Print Qt's messages on stderr as usual, except the offscreen platform's notice."""
-    from PySide6.QtCore import qInstallMessageHandler
-
-    def handler(_mode, _context, message: str) -> None:
-        if message != OFFSCREEN_NOTICE:
-            print(message, file=sys.stderr)
-
-    qInstallMessageHandler(handler)
 
 
 def _use_window_font(app) -> None:

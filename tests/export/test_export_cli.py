@@ -48,13 +48,6 @@ def test_subprocess_writes_the_files_it_names(tmp_path):
     assert done.stderr == ""
 
 
-def test_window_export_keeps_stderr_clean(tmp_path):
-    """The offscreen platform's 'propagateSizeHints' notice used to be printed for the window."""
-    done = run_cli(*LAB3, "--what", "window", "--out", str(tmp_path))
-    assert done.returncode == 0 and done.stderr == ""
-    assert [Path(line).name for line in done.stdout.splitlines()] == ["window_d8_h2_seed1.png"]
-
-
 def test_subprocess_refuses_to_overwrite_then_force(tmp_path):
     target = tmp_path / "heads_d8_h2_seed1.png"
     target.write_bytes(b"keep me")
