@@ -18,8 +18,8 @@ import importlib
 import random
 
 from PySide6.QtCore import QByteArray, Qt, Signal
-from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabBar, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from ..core import PRESETS, AttentionResult
 from .colormaps import COLORMAPS
@@ -68,6 +68,8 @@ class MainWindow(QMainWindow):
         self.heads_grid.set_show_values(state.view.show_values)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
+        self.tabs.setTabsClosable(True)  # only tabs added with closable=True get a close button
+        self.tabs.tabCloseRequested.connect(self._close_tab)
         self.info_strip = InfoStrip()
         central = QWidget()
         layout = QVBoxLayout(central)
@@ -98,12 +100,23 @@ class MainWindow(QMainWindow):
             self._on_result(state.result)
 
     # ----- public --------------------------------------------------------------------------
-    def add_view(self, title: str, widget: QWidget) -> None:
-        """A tab in the central area; gets set_presentation(on) calls if it has that method."""
-        self.tabs.addTab(widget, title)
-        self._views.append(widget)
+    def add_view(self, title: str, widget: QWidget, closable: bool = False) -> None:
+        """A tab in the central area; gets set_presentation(on) calls if it has that method.
+
+        A closable tab (the topics) has a close button; closing hides the view (it computes
+        nothing while hidden) and adding the same widget again brings it back.
+        """
+        index = self.tabs.addTab(widget, title)
+        if not closable:
+            self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, None)
+        if widget not in self._views:
+            self._views.append(widget)
         if hasattr(widget, "set_presentation") and self.state.view.presentation:
             widget.set_presentation(True)
+
+    def _close_tab(self, index: int) -> None:
+        if self.tabs.tabBar().tabButton(index, QTabBar.ButtonPosition.RightSide) is not None:
+            self.tabs.removeTab(index)  # the widget lives on for the next time it is opened
 
     def views(self) -> list[QWidget]:
         return list(self._views)

@@ -85,6 +85,23 @@ def test_reopening_switches_to_the_existing_tab(qtbot, window):
     assert window.tabs.currentWidget() is first
 
 
+def test_topic_tabs_close_and_reopen_but_the_main_tabs_do_not_close(qtbot, window):
+    from PySide6.QtWidgets import QTabBar
+    bar = window.tabs.tabBar()
+    side = QTabBar.ButtonPosition.RightSide
+    base = window.tabs.count()  # Heads, Positional encoding, KV cache
+    assert all(bar.tabButton(i, side) is None for i in range(base))
+    view = open_topic(qtbot, window, "masks")
+    index = window.tabs.indexOf(view)
+    assert bar.tabButton(index, side) is not None
+    window.tabs.tabCloseRequested.emit(0)  # the Heads tab refuses to close
+    assert window.tabs.count() == base + 1
+    bar.tabButton(index, side).click()  # what the user's click on the x does
+    assert window.tabs.count() == base and window.tabs.indexOf(view) < 0
+    assert open_topic(qtbot, window, "masks") is view  # reopened: the same view, a new tab
+    assert window.tabs.currentWidget() is view and window.tabs.count() == base + 1
+
+
 def test_hidden_topic_waits_until_shown(qtbot, window):
     view = open_topic(qtbot, window, "encoder")
     window.tabs.setCurrentIndex(0)  # heads tab: the encoder view is hidden

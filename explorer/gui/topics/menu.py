@@ -77,7 +77,8 @@ class TopicsController(QObject):
             view = topic.view_class(state)
             view.setObjectName(f"topic_view_{key}")
             self.views[key] = view
-            self.window.add_view(TEXTS[key].tab, view)
+        if self.window.tabs.indexOf(view) < 0:  # new, or its tab was closed
+            self.window.add_view(TEXTS[key].tab, view, closable=True)
         self.window.tabs.setCurrentWidget(view)
         if hasattr(self.window, "status_message"):
             self.window.status_message(f"{TEXTS[key].title_ko} · {TEXTS[key].title_en}")
