@@ -28,3 +28,16 @@ def test_fonts_and_their_licence_are_package_data_of_explorer_resources():
     shipped = {p.name for p in (REPO / "resources" / "fonts").iterdir()
                if any(fnmatch.fnmatch(p.name, pattern) for pattern in patterns)}
     assert {"NanumGothic.ttf", "NanumGothicBold.ttf", "OFL-NanumGothic.txt"} <= shipped
+
+
+def test_the_window_icon_is_package_data_and_loads():
+    import fnmatch as fn
+    table = setuptools_table()
+    assert "explorer.resources.icons" in table["packages"]
+    patterns = table["package-data"]["explorer.resources.icons"]
+    assert any(fn.fnmatch("attention-explorer.png", p) for p in patterns)
+    from PySide6.QtWidgets import QApplication
+    QApplication.instance() or QApplication([])
+    from explorer.gui.resources import app_icon
+    icon = app_icon()
+    assert not icon.isNull() and icon.availableSizes()[0].width() == 256

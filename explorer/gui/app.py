@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QApplication
 
 from .colormaps import COLORMAPS, DEFAULT_COLORMAP
 from .fonts import load_bundled_fonts, ui_font
+from .resources import app_icon
 from .main_window import NORMAL_PT, MainWindow
 from .settings import Settings, default_settings_path, load_settings, save_settings
 from .state import AppState, ViewState
@@ -127,6 +128,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     t0 = time.perf_counter()
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("attention-explorer")
+    app.setWindowIcon(app_icon())
     load_bundled_fonts()
     app.setFont(ui_font(NORMAL_PT))
     path = Path(settings_path) if settings_path is not None else default_settings_path()

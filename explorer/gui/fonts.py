@@ -22,16 +22,8 @@ _family: str | None = None  # set by the first load_bundled_fonts() call
 
 def fonts_dir() -> Path | None:
     """The folder holding the bundled .ttf files, source checkout or installed package."""
-    import explorer
-    candidate = Path(explorer.__file__).resolve().parent.parent / "resources" / "fonts"
-    if candidate.is_dir():
-        return candidate
-    try:
-        from importlib.resources import files
-        installed = Path(str(files("explorer.resources") / "fonts"))
-    except (ImportError, ModuleNotFoundError, TypeError):
-        return None
-    return installed if installed.is_dir() else None
+    from .resources import resource_path
+    return resource_path("fonts")
 
 
 def _register(folder: Path | None) -> list[str]:
