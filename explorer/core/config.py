@@ -155,15 +155,30 @@ def _check_bool(name: str, value) -> None:
         raise ConfigError(f"{name} must be true or false, got {_short(value)}")
 
 
+def check_sentence(tokens, padding, side: str = "") -> None:
+    """A sentence and its padding positions (`side` names it, e.g. "encoder "): 1..MAX_TOKENS
+    non-empty tokens, padding whole numbers inside the sentence. ConfigError otherwise."""
+    n = len(tokens)
+    if n == 0:
+        raise ConfigError(f"the {side}sentence is empty: type at least one token")
+    if n > MAX_TOKENS:
+        raise ConfigError(f"too many {side}tokens: {n} (at most {MAX_TOKENS})")
+    if any(not t for t in tokens):
+        raise ConfigError(f"{side}tokens must not be empty strings")
+    not_int = [p for p in padding if isinstance(p, bool) or not isinstance(p, int)]
+    if not_int:
+        raise ConfigError(f"{side}padding positions must be whole numbers, "
+                          f"got {_short(not_int[0])}")
+    bad = sorted(p for p in padding if not 0 <= p < n)
+    if bad:
+        raise ConfigError(f"{side}padding position {_short(bad[0])} is outside the "
+                          f"{side}sentence (0..{n - 1})")
+
+
 def validate(config: AttentionConfig) -> AttentionConfig:
     """Return `config` unchanged if it is valid, else raise ConfigError with a readable message."""
     n = config.n_tokens
-    if n == 0:
-        raise ConfigError("the sentence is empty: type at least one token")
-    if n > MAX_TOKENS:
-        raise ConfigError(f"too many tokens: {n} (at most {MAX_TOKENS})")
-    if any(not t for t in config.tokens):
-        raise ConfigError("tokens must not be empty strings")
+    check_sentence(config.tokens, config.padding)
     _check_int("d_model", config.d_model, 1, MAX_D_MODEL)
     _check_int("heads", config.n_heads, 1, min(MAX_HEADS, MAX_D_MODEL))
     if config.d_model % config.n_heads:
@@ -180,13 +195,6 @@ def validate(config: AttentionConfig) -> AttentionConfig:
     _check_int("seed", config.seed, 0, SEED_MAX)
     for name in ("scaled", "causal", "positional"):
         _check_bool(name, getattr(config, name))
-    not_int = [p for p in config.padding if isinstance(p, bool) or not isinstance(p, int)]
-    if not_int:
-        raise ConfigError(f"padding positions must be whole numbers, got {_short(not_int[0])}")
-    bad = sorted(p for p in config.padding if not 0 <= p < n)
-    if bad:
-        raise ConfigError(f"padding position {_short(bad[0])} is outside the sentence "
-                          f"(0..{n - 1})")
     if config.backend not in BACKENDS:
         raise ConfigError(f"unknown backend {_short(config.backend)} "
                           f"(choose {', '.join(BACKENDS)})")

@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..attention import model_input
-from ..config import MAX_TOKENS, AttentionConfig, ConfigError, validate
+from ..config import AttentionConfig, check_sentence, validate
 from ..masks import build_mask, fully_masked_rows
 from ..numpy_ops import attend
 from ..positional import sinusoidal_table
@@ -45,23 +45,13 @@ class CrossConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "encoder_tokens", tuple(str(t) for t in self.encoder_tokens))
-        object.__setattr__(self, "encoder_padding", frozenset(int(p) for p in self.encoder_padding))
+        object.__setattr__(self, "encoder_padding", frozenset(self.encoder_padding))
 
 
 def validate_cross(config: CrossConfig) -> CrossConfig:
     """Raise ConfigError with a readable message for a bad cross-attention setting."""
     validate(config.decoder)
-    m = len(config.encoder_tokens)
-    if m == 0:
-        raise ConfigError("the encoder sentence is empty: type at least one source token")
-    if m > MAX_TOKENS:
-        raise ConfigError(f"too many encoder tokens: {m} (at most {MAX_TOKENS})")
-    if any(not t for t in config.encoder_tokens):
-        raise ConfigError("encoder tokens must not be empty strings")
-    bad = sorted(p for p in config.encoder_padding if not 0 <= p < m)
-    if bad:
-        raise ConfigError(f"encoder padding position {bad[0]} is outside the encoder sentence "
-                          f"(0..{m - 1})")
+    check_sentence(config.encoder_tokens, config.encoder_padding, side="encoder ")
     return config
 
 
