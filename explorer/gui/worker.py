@@ -73,6 +73,18 @@ BLAS_THREADS_ENV = "ATTENTION_EXPLORER_BLAS_THREADS"
 IDLE_EXIT_S = 2.0  # an idle thread ends within microseconds of stop(); this only bounds the join
 
 
+def end_thread(thread: threading.Thread | None, busy: bool, timeout: float) -> bool:
+    """Join a background thread that was just told to stop; True once it has ended.
+
+    A busy thread (inside a job) gets `timeout` seconds, then is abandoned (it is a daemon);
+    an idle one is woken already and ends at once. Never joins the calling thread itself.
+    """
+    if thread is None or thread is threading.current_thread():
+        return True
+    thread.join(timeout if busy else max(timeout, IDLE_EXIT_S))
+    return not thread.is_alive()
+
+
 def worker_blas_threads() -> int | None:
     """Threads the compute thread's BLAS should use, or None to leave BLAS as it is."""
     override = os.environ.get(BLAS_THREADS_ENV)
@@ -199,10 +211,7 @@ class ComputeWorker(QObject):
             self._want_devices = False
             self._cond.notify_all()
             thread, busy = self._thread, self._busy
-        if thread is None or thread is threading.current_thread():
-            return True
-        thread.join(timeout if busy else max(timeout, IDLE_EXIT_S))
-        return not thread.is_alive()
+        return end_thread(thread, busy, timeout)
 
     def _ensure_thread(self) -> None:
         if self._thread is None:

@@ -24,8 +24,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Qt, Signal
 
 from ...core import ConfigError
-
-IDLE_EXIT_S = 2.0  # an idle thread ends within microseconds of close(); this bounds the join
+from ..worker import end_thread
 
 
 class TopicThread:
@@ -68,10 +67,7 @@ class TopicThread:
             self._jobs.clear()
             self._cond.notify_all()
             thread, busy = self._thread, self._busy
-        if thread is None or thread is threading.current_thread():
-            return True
-        thread.join(timeout if busy else max(timeout, IDLE_EXIT_S))
-        return not thread.is_alive()
+        return end_thread(thread, busy, timeout)
 
     def _run(self) -> None:
         while True:
