@@ -7,34 +7,64 @@ Bad arguments give one line on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
 
 from .core import AttentionConfig, ConfigError, DeviceUnavailableError, validate
-from .core.config import split_sentence
+from .core.config import parse_whole, split_sentence
 from .core.presets import PRESETS, get_preset
 
 EXIT_USAGE = 2
+EXIT_FAILED = 1
+MAX_MESSAGE_CHARS = 300
+
+
+def one_line(text: str) -> str:
+    """`text` as one short printable line: a hostile value must not flood or split the terminal."""
+    text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+    return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS - 1] + "…"
+
+
+def say(message: str) -> None:
+    """One error line on stderr; silent when stderr itself is gone (`2>&-`, a full disk)."""
+    try:
+        print(f"attention-explorer: error: {one_line(message)}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a usage error as a single line (no usage dump)."""
 
     def error(self, message: str):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        try:
+            self._print_message(f"{self.prog}: error: {one_line(message)}\n", sys.stderr)
+        except (OSError, ValueError, AttributeError):
+            pass
+        sys.exit(EXIT_USAGE)
+
+
+def whole(text: str) -> int:
+    """argparse type for whole numbers (see core.config.parse_whole); its message, not a repr."""
+    try:
+        return parse_whole(text, "the value")
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_config_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by every command that computes attention."""
     parser.add_argument("--preset", choices=sorted(PRESETS), help="start from a named preset")
     parser.add_argument("--tokens", help="the sentence, split on whitespace")
-    parser.add_argument("--d-model", type=int, help="model width")
-    parser.add_argument("--heads", type=int, help="number of heads (must divide d_model)")
-    parser.add_argument("--seed", type=int, help="random seed (0 .. 2**32-1)")
+    parser.add_argument("--d-model", type=whole, help="model width")
+    parser.add_argument("--heads", type=whole, help="number of heads (must divide d_model)")
+    parser.add_argument("--seed", type=whole, help="random seed (0 .. 2**32-1)")
     parser.add_argument("--no-scale", action="store_true", help="do not divide scores by √d_head")
     parser.add_argument("--causal", action="store_true", help="causal (lower-triangular) mask")
-    parser.add_argument("--pad", type=int, action="append", default=[], metavar="I",
+    parser.add_argument("--pad", type=whole, action="append", default=[], metavar="I",
                         help="mark token I (0-based) as padding; repeatable")
     parser.add_argument("--positional", action="store_true", help="add sinusoidal PE to X")
     parser.add_argument("--backend", choices=("numpy", "torch"))
@@ -83,6 +113,64 @@ def build_parser() -> OneLineParser:
     return parser
 
 
+class OutputError(Exception):
+    """Standard output cannot take what we print (closed, a full disk); one line, exit 1."""
+
+
+def flush_stdout() -> None:
+    """Flush stdout, turning a write failure (other than a gone reader) into OutputError."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:
+        _silence_stdout()
+        raise OutputError(f"could not write to standard output: "
+                          f"{getattr(exc, 'strerror', None) or exc}") from None
+
+
+def print_out(text: str) -> None:
+    """print() to stdout; failures as in flush_stdout."""
+    try:
+        print(text)
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError, AttributeError) as exc:
+        _silence_stdout()
+        raise OutputError(f"could not write to standard output: "
+                          f"{getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull so the interpreter's final flush cannot fail (and print) again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+@contextlib.contextmanager
+def terminate_as_exit():
+    """SIGTERM / SIGHUP raise SystemExit while writing files, so the cleanup that already runs
+    for Ctrl+C (removing `.part` files) runs for `kill` and a closed terminal too."""
+    def handler(signum, frame):
+        raise SystemExit(128 + signum)
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            try:
+                previous[signum] = signal.signal(signum, handler)
+            except ValueError:  # not the main thread (tests): leave the signal alone
+                pass
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
 def run_dump(args: argparse.Namespace) -> int:
     from .core import forward, run_kv_cache
     from .report import result_to_dict, result_to_text
@@ -90,9 +178,9 @@ def run_dump(args: argparse.Namespace) -> int:
     result = forward(config)
     trace = run_kv_cache(config) if args.kv else None
     if args.format == "text":
-        print(result_to_text(result, trace))
+        print_out(result_to_text(result, trace))
     else:
-        print(json.dumps(result_to_dict(result, trace), ensure_ascii=False))
+        print_out(json.dumps(result_to_dict(result, trace), ensure_ascii=False))
     return 0
 
 
@@ -102,19 +190,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "dump":
+            if sys.stdout is None:  # started with `>&-`
+                raise OutputError("standard output is closed")
             code = run_dump(args)
-            sys.stdout.flush()  # a closed pipe shows up here, inside the try
+            flush_stdout()  # a closed pipe or a full disk shows up here, inside the try
             return code
         if args.command == "export":
-            return args.run(args)
+            with terminate_as_exit():
+                return args.run(args)
     except (ConfigError, DeviceUnavailableError) as exc:
-        print(f"attention-explorer: error: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
     except BrokenPipeError:
-        # `dump | head`: the reader left. Point stdout at devnull so the interpreter's
-        # final flush cannot fail again, and exit quietly (as the Python docs advise).
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        # `dump | head`: the reader left. Exit quietly (as the Python docs advise).
+        _silence_stdout()
+        return EXIT_FAILED
+    except OutputError as exc:
+        say(str(exc))
+        return EXIT_FAILED
     from .gui.app import run_app  # Qt only for the window
     return run_app(settings_path=getattr(args, "settings", None))

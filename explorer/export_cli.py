@@ -11,11 +11,14 @@ import argparse
 import os
 import sys
 
-from .cli import add_config_options, config_from_args
+from .cli import OutputError, add_config_options, config_from_args, print_out, say
 from .core import ConfigError
+from .core.config import parse_whole
 
 EXIT_FILES = 1
+MIN_SCALE = 0.25  # below a quarter of the on-screen size the labels are unreadable specks
 MAX_SCALE = 8.0
+MIN_WIDTH = 16
 MAX_WIDTH = 16384
 
 
@@ -32,7 +35,7 @@ def add_export_parser(sub) -> argparse.ArgumentParser:
                       help="PNG: pixels per on-screen pixel, e.g. 2 (default 1)")
     size.add_argument("--width", type=_width, default=None, metavar="PX",
                       help="PNG: exact image width in pixels, height in proportion")
-    parser.add_argument("--background", choices=BACKGROUNDS, default="white",
+    parser.add_argument("--background", choices=BACKGROUNDS, default=None,
                         help="white (slides, the default) or dark; not for --what window")
     parser.add_argument("--title", action="store_true", help="add a line with the settings on top")
     parser.add_argument("--name", help="file name for a single figure (default: from the settings, "
@@ -43,19 +46,28 @@ def add_export_parser(sub) -> argparse.ArgumentParser:
 
 
 def _scale(text: str) -> float:
-    try:
-        value = float(text.rstrip("x×"))
+    number = text.strip().rstrip("x×")
+    try:  # ASCII only: float() would take "１.５" and "1_0"
+        value = float(number) if number.isascii() and "_" not in number else float("nan")
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value <= MAX_SCALE:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SCALE:g}, got {text}")
+        value = float("nan")
+    if value != value:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}")
+    if not MIN_SCALE <= value <= MAX_SCALE:
+        raise argparse.ArgumentTypeError(f"must be from {MIN_SCALE:g} to {MAX_SCALE:g}, "
+                                         f"got {text[:40]}")
     return value
 
 
 def _width(text: str) -> int:
-    if not text.isdigit() or not 16 <= int(text) <= MAX_WIDTH:
-        raise argparse.ArgumentTypeError(f"must be a whole number of pixels from 16 to {MAX_WIDTH}")
-    return int(text)
+    try:
+        value = parse_whole(text, "--width")
+    except ConfigError:
+        value = None
+    if value is None or not MIN_WIDTH <= value <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"must be a whole number of pixels from {MIN_WIDTH} "
+                                         f"to {MAX_WIDTH}")
+    return value
 
 
 def ensure_qt_app():
@@ -88,8 +100,7 @@ def run_export(args: argparse.Namespace) -> int:
     from .export.naming import default_name, parse_what
     config = config_from_args(args)
     specs = parse_what(args.what, config)
-    if args.format == "csv" and any(s.kind == "window" for s in specs):
-        raise ConfigError("--what window can be exported as png or svg, not csv")
+    _check_window_options(specs, args)
     names = [default_name(s, config, args.format) for s in specs]
     if args.name is not None:
         names = [_custom_name(args.name, args.format, len(specs))]
@@ -104,9 +115,29 @@ def run_export(args: argparse.Namespace) -> int:
         paths = write_files(args.out, items, "overwrite" if args.force else "error")
     except ExportError as exc:
         return _fail(exc)
-    for path in paths:
-        print(path)
+    try:
+        for path in paths:
+            print_out(str(path))
+        sys.stdout.flush()
+    except (OutputError, OSError, ValueError, AttributeError) as exc:
+        # The files are written and stay: exit 1 would say nothing was left behind.
+        say(f"wrote {len(paths)} file(s) but could not list them: {exc}")
     return 0
+
+
+def _check_window_options(specs, args) -> None:
+    """--what window is a grab of the window as it looks: no CSV, no background, no title."""
+    if not any(s.kind == "window" for s in specs):
+        args.background = args.background or "white"
+        return
+    if args.format == "csv":
+        raise ConfigError("--what window can be exported as png or svg, not csv")
+    ignored = [o for o, given in (("--background", args.background is not None),
+                                  ("--title", args.title)) if given]
+    if ignored:
+        raise ConfigError(f"{' and '.join(ignored)} do not apply to --what window "
+                          "(it is the window as it looks)")
+    args.background = "white"
 
 
 def _custom_name(name: str, fmt: str, count: int) -> str:
@@ -152,5 +183,5 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
 
 
 def _fail(exc: Exception) -> int:
-    print(f"attention-explorer: error: {exc}", file=sys.stderr)
+    say(str(exc))
     return EXIT_FILES

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 MAX_TOKENS = 1024
@@ -30,7 +31,10 @@ SEED_MAX = 2**32 - 1  # legacy np.random.seed accepts 0 .. 2**32 - 1
 BACKENDS = ("numpy", "torch")
 DTYPES = ("float64", "float32")
 INITS = ("course", "unit")  # see weights.py
-_DEVICE_RE = re.compile(r"^(cpu|cuda(:\d+)?)$")
+# fullmatch, ASCII digits: "cpu\n" (a `$` would allow it) and "cuda:٣" are not devices.
+_DEVICE_RE = re.compile(r"cpu|cuda(:[0-9]{1,4})?", re.ASCII)
+MAX_TOKEN_CHARS = 100    # a word, not a paragraph: labels must stay drawable
+MAX_NUMBER_DIGITS = 19   # typed whole numbers: more digits than any limit here, less than int's 4300
 
 COURSE_SENTENCE = ("나는", "학교에", "버스로", "갔다")
 
@@ -143,6 +147,38 @@ def split_sentence(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
+def parse_whole(text: str, what: str) -> int:
+    """A whole number typed by a person (CLI option, text field, environment variable).
+
+    Only ASCII digits with an optional sign: str.isdigit() and int() accept "²" or "٣" and then
+    fail or surprise; more than MAX_NUMBER_DIGITS digits is refused before int() could take
+    seconds or raise. ConfigError with a short message otherwise; ranges are the caller's.
+    """
+    if not isinstance(text, str):
+        raise ConfigError(f"{what} must be a whole number, got {_short(text)}")
+    stripped = text.strip()
+    sign = stripped[:1] if stripped[:1] in ("-", "+") else ""
+    digits = stripped[len(sign):]
+    if not digits or not (digits.isascii() and digits.isdigit()):
+        raise ConfigError(f"{what} must be a whole number (digits 0-9), got {_short(text)}")
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > MAX_NUMBER_DIGITS:
+        raise ConfigError(f"{what} is too large: a {len(significant)}-digit number")
+    return int(sign + significant)
+
+
+def token_problem(token: str) -> str | None:
+    """Why `token` cannot be shown or exported, or None. Control characters break SVG/XML and
+    labels; lone surrogates (undecodable bytes from a terminal) break UTF-8 output."""
+    if len(token) > MAX_TOKEN_CHARS:
+        return f"is longer than {MAX_TOKEN_CHARS} characters"
+    for ch in token:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs") or ch in ("\ufffe", "\uffff"):
+            return f"contains the character U+{ord(ch):04X}, which cannot be shown"
+    return None
+
+
 def _check_int(name: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(f"{name} must be a whole number, got {_short(value)}")
@@ -165,6 +201,10 @@ def check_sentence(tokens, padding, side: str = "") -> None:
         raise ConfigError(f"too many {side}tokens: {n} (at most {MAX_TOKENS})")
     if any(not t for t in tokens):
         raise ConfigError(f"{side}tokens must not be empty strings")
+    for i, token in enumerate(tokens):
+        problem = token_problem(token)
+        if problem:
+            raise ConfigError(f"{side}token {i + 1} ({_short(token, 20)}) {problem}")
     not_int = [p for p in padding if isinstance(p, bool) or not isinstance(p, int)]
     if not_int:
         raise ConfigError(f"{side}padding positions must be whole numbers, "
@@ -198,7 +238,7 @@ def validate(config: AttentionConfig) -> AttentionConfig:
     if config.backend not in BACKENDS:
         raise ConfigError(f"unknown backend {_short(config.backend)} "
                           f"(choose {', '.join(BACKENDS)})")
-    if not isinstance(config.device, str) or not _DEVICE_RE.match(config.device):
+    if not isinstance(config.device, str) or not _DEVICE_RE.fullmatch(config.device):
         raise ConfigError(f"unknown device {_short(config.device)} (use cpu, cuda or cuda:N)")
     if config.backend == "numpy" and config.device != "cpu":
         raise ConfigError("the numpy backend runs on the CPU only; choose torch for CUDA")

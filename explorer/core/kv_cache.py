@@ -61,6 +61,7 @@ class KVStep:
     weights: np.ndarray         # (h, cached) attention over the cached keys
     output: np.ndarray          # (d,) this step's output row
     max_diff: float             # max |output - full causal output[step]|
+    tolerance: float = 0.0      # the most max_diff may be for a right cache (see step_tolerance)
 
     def to_dict(self) -> dict:
         return {
@@ -69,7 +70,7 @@ class KVStep:
             "flops_cached": self.flops_cached, "flops_recompute": self.flops_recompute,
             "cum_flops_cached": self.cum_flops_cached,
             "cum_flops_recompute": self.cum_flops_recompute,
-            "max_diff": self.max_diff,
+            "max_diff": self.max_diff, "tolerance": self.tolerance,
         }
 
 
@@ -84,6 +85,24 @@ class KVTrace:
     def cache_at(self, step: int) -> tuple[np.ndarray, np.ndarray]:
         """(K, V) as they stood after `step`: (h, step + 1, d_head) each."""
         return self.keys[:, :step + 1], self.values[:, :step + 1]
+
+
+TOLERANCE_ULPS = 64  # random configs up to d_model 2048 stay under 6 (float32 and float64)
+
+
+def step_tolerance(full: AttentionResult, t: int, dtype: str) -> float:
+    """How far a right cache's row t may be from the full pass: rounding error grows with the
+    output's size and, through softmax, with the scores' size (unscaled d_model 1024 has scores
+    in the thousands), so an absolute bound either cries wolf in float32 or says nothing in
+    float64. eps · max(1, |output|) · max(1, |scores|) · TOLERANCE_ULPS; a wrong cache (a key
+    missing, a stale value) is off by about |output| and still fails."""
+    scores = full.scores[:, t, :t + 1]  # (h, t + 1) the keys row t may see
+    finite = np.abs(scores[np.isfinite(scores)])
+    score_max = float(finite.max()) if finite.size else 1.0
+    out = np.abs(full.output[t])
+    out_max = float(out[np.isfinite(out)].max()) if np.isfinite(out).any() else 1.0
+    eps = float(np.finfo(np.dtype(dtype)).eps)
+    return TOLERANCE_ULPS * eps * max(1.0, out_max) * max(1.0, score_max)
 
 
 def decode_step(cache: KVCache, x_t, weights, n_heads: int, key_allowed, scaled: bool):
@@ -117,6 +136,7 @@ def run_kv_cache(config: AttentionConfig) -> KVTrace:
             flops_cached=f_c, flops_recompute=f_r, cum_flops_cached=cum_c,
             cum_flops_recompute=cum_r, q=q_t, weights=attn, output=out,
             max_diff=float(np.abs(out - full.output[t]).max()),
+            tolerance=step_tolerance(full, t, config.dtype),
         ))
     read_only(cache.k, cache.v, *(a for step in steps for a in (step.q, step.weights, step.output)))
     return KVTrace(config, tuple(steps), cache.k, cache.v, full)

@@ -14,10 +14,12 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+import unicodedata
 from pathlib import Path
 
 ON_EXISTS = ("error", "suffix", "overwrite")
 _MAX_NAME_BYTES = 255
+_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _BAD_NAME_CHARS = set('/\\\0') | ({'<', '>', ':', '"', '|', '?', '*'} if os.name == "nt" else set())
 
 
@@ -34,18 +36,36 @@ class ExportExistsError(ExportError):
 
 
 def check_name(name: str) -> str:
-    """Return `name` if it is a plain file name (no folder part), else raise ExportError."""
+    """Return `name` if it is a plain, visible file name (no folder part), else raise ExportError.
+
+    The one check for every export name (CLI --name, the dialog, the defaults): no folder
+    separators, no control or bidi-override characters (a name must read as it is), no
+    undecodable bytes, not hidden (a leading dot), no spaces around it, at most 255 bytes.
+    """
     if not isinstance(name, str) or not name.strip():
         raise ExportError("invalid file name: the name is empty")
+    shown = repr(name[:60])
     bad = sorted(set(name) & _BAD_NAME_CHARS)
-    if bad or any(ord(c) < 32 for c in name):
-        shown = ", ".join(repr(c) for c in bad) or "a control character"
-        raise ExportError(f"invalid file name {name!r}: it must not contain {shown}")
+    if bad:
+        raise ExportError(f"invalid file name {shown}: it must not contain {', '.join(map(repr, bad))}")
+    odd = next((c for c in name if _invisible(c)), None)
+    if odd is not None:
+        raise ExportError(f"invalid file name {shown}: it must not contain the character "
+                          f"U+{ord(odd):04X}")
     if name in (".", "..") or name.strip(". ") == "":
-        raise ExportError(f"invalid file name {name!r}")
+        raise ExportError(f"invalid file name {shown}")
+    if name.startswith("."):
+        raise ExportError(f"invalid file name {shown}: a name starting with a dot is a hidden file")
+    if name != name.strip():
+        raise ExportError(f"invalid file name {shown}: it starts or ends with a space")
     if len(name.encode("utf-8", "surrogatepass")) > _MAX_NAME_BYTES:
         raise ExportError(f"invalid file name: longer than {_MAX_NAME_BYTES} bytes")
     return name
+
+
+def _invisible(ch: str) -> bool:
+    """A control character, a lone surrogate or a bidi control: it hides what a name says."""
+    return unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS
 
 
 def check_folder(folder: str | os.PathLike) -> Path:

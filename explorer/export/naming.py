@@ -8,14 +8,18 @@ figures for slides says which picture is which.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from ..core import AttentionConfig, ConfigError
+from ..core.config import parse_whole
 
 KINDS = ("heads", "head", "pe", "kv", "window")
 BACKGROUNDS = ("white", "dark")  # slides (dark text on white) or a dark theme
 FORMATS = ("png", "svg", "csv")
 WHAT_HELP = "heads, head:N, pe, kv:STEP or all (N and STEP are 0-based)"
+# File systems take 255 bytes; leave room for "_99" (unique_path) and ".NAME.xxxxxxxx.part".
+MAX_DEFAULT_NAME_BYTES = 180
 
 
 @dataclass(frozen=True)
@@ -44,12 +48,11 @@ def parse_what(text: str, config: AttentionConfig) -> list[FigureSpec]:
     if kind in ("head", "kv") and colon:
         limit = config.n_heads if kind == "head" else config.n_tokens
         noun = "head" if kind == "head" else "step"
-        if not arg.isdigit():
-            raise ConfigError(f"--what {text}: {noun} must be a whole number (0-based)")
-        if int(arg) >= limit:
-            raise ConfigError(f"--what {text}: {noun} must be between 0 and {limit - 1}")
-        return [FigureSpec(kind, int(arg))]
-    raise ConfigError(f"--what {text!r} is not one of: {WHAT_HELP}")
+        index = parse_whole(arg, f"--what {kind}: the {noun}")
+        if not 0 <= index < limit:
+            raise ConfigError(f"--what {kind}:{index}: {noun} must be between 0 and {limit - 1}")
+        return [FigureSpec(kind, index)]
+    raise ConfigError(f"--what {text[:40]!r} is not one of: {WHAT_HELP}")
 
 
 def settings_tag(config: AttentionConfig) -> str:
@@ -73,7 +76,20 @@ def default_name(spec: FigureSpec, config: AttentionConfig, fmt: str) -> str:
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     prefix = {"head": f"head{spec.index}", "kv": f"kv_step{spec.index}"}.get(spec.kind, spec.kind)
-    return f"{prefix}_{settings_tag(config)}.{fmt}"
+    return fit_name(f"{prefix}_{settings_tag(config)}", fmt)
+
+
+def fit_name(stem: str, ext: str) -> str:
+    """`stem.ext`, or when that is over MAX_DEFAULT_NAME_BYTES (200 padded tokens list 100
+    positions) the stem cut short plus 8 hex digits of its hash, so distinct settings keep
+    distinct names and every name is one the file system takes."""
+    name = f"{stem}.{ext}"
+    if len(name.encode("utf-8")) <= MAX_DEFAULT_NAME_BYTES:
+        return name
+    digest = hashlib.sha1(stem.encode("utf-8")).hexdigest()[:8]
+    room = MAX_DEFAULT_NAME_BYTES - len(ext) - len(digest) - 3
+    cut = stem.encode("utf-8")[:room].decode("utf-8", "ignore").rstrip("_-")
+    return f"{cut}__{digest}.{ext}"
 
 
 def settings_title(config: AttentionConfig, spec: FigureSpec | None = None) -> str:

@@ -31,6 +31,8 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import QApplication
 
+from ..core import ConfigError
+from ..core.config import parse_whole
 from .colormaps import COLORMAPS, DEFAULT_COLORMAP
 from .fonts import load_bundled_fonts, ui_font
 from .resources import app_icon
@@ -41,6 +43,20 @@ from .state import AppState, ViewState
 QUIT_AFTER_ENV = "ATTENTION_EXPLORER_QUIT_AFTER_MS"
 SCREENSHOT_ENV = "ATTENTION_EXPLORER_SCREENSHOT"
 DEBUG_ENV = "ATTENTION_EXPLORER_DEBUG"
+
+
+MAX_TIMER_MS = 2**31 - 1  # QTimer takes a C int: more raises OverflowError inside the slot
+
+
+def quit_after_ms(text: str) -> int:
+    """ATTENTION_EXPLORER_QUIT_AFTER_MS as a QTimer interval: 0 when it is not a whole number,
+    clamped to 0 .. MAX_TIMER_MS (about 24.8 days) when it is."""
+    try:
+        ms = parse_whole(text, QUIT_AFTER_ENV)
+    except ConfigError:
+        digits = text.strip().lstrip("+")
+        return MAX_TIMER_MS if digits.isascii() and digits.isdigit() else 0  # too long: "never"
+    return max(0, min(MAX_TIMER_MS, ms))
 
 
 class _Startup:
@@ -67,11 +83,7 @@ class _Startup:
         QTimer.singleShot(0, self.window.state.request_devices)
         quit_after = os.environ.get(QUIT_AFTER_ENV)
         if quit_after is not None:
-            try:
-                ms = max(0, int(quit_after))
-            except ValueError:
-                ms = 0
-            QTimer.singleShot(ms, self.timed_close)
+            QTimer.singleShot(quit_after_ms(quit_after), self.timed_close)
 
     def timed_close(self) -> None:
         path = os.environ.get(SCREENSHOT_ENV)
@@ -152,10 +164,8 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
         ctrl_c.stop()
         startup.log("window closed")
         abandoned = _stop_background_work(state)
-        try:
-            save_settings(window.settings_snapshot(startup.config_to_save()), path)
-        except OSError as exc:
-            print(f"attention-explorer: could not save settings to {path}: {exc}", file=sys.stderr)
+        if not settings.read_only:  # a FIFO, a device or someone else's file stays untouched
+            _save_at_exit(window.settings_snapshot(startup.config_to_save()), path)
         if abandoned and returned:  # (an exception from exec keeps its traceback instead)
             startup.log(f"exit without waiting for the {' and '.join(abandoned)}")
             _exit_now(code)
@@ -163,6 +173,16 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
         app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     startup.log("exit")
     return code
+
+
+def _save_at_exit(settings: Settings, path: Path) -> None:
+    try:
+        save_settings(settings, path)
+    except OSError as exc:
+        try:
+            print(f"attention-explorer: could not save settings to {path}: {exc}", file=sys.stderr)
+        except (OSError, ValueError, AttributeError):  # stderr closed too: nothing more to do
+            pass
 
 
 def _stop_background_work(state: AppState) -> list[str]:

@@ -12,7 +12,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
-from ..core import MAX_TOKENS, AttentionResult, similarity, sinusoidal_table
+from ..core import MAX_TOKENS, AttentionResult, ConfigError, similarity, sinusoidal_table
+from ..core.config import parse_whole
 from .pe_curves import MAX_CURVES, PECurvesView
 from .pe_inputs import PEInputsView
 from .pe_plotting import (color_bar, heatmap_plot, set_count_ticks, set_title, show_cells, style_axes,
@@ -25,13 +26,34 @@ def default_dims(d_model: int) -> list[int]:
     return sorted({c for c in (0, 1, 2, 3, mid, d_model - 2) if 0 <= c < d_model})
 
 
+HINT = "(or click a column of the table to add / remove it)"
+
+
 def parse_dims(text: str, d_model: int) -> list[int]:
     """Comma/space separated column numbers, kept if in range, first MAX_CURVES."""
-    dims = []
+    return read_dims(text, d_model)[0]
+
+
+def read_dims(text: str, d_model: int) -> tuple[list[int], str | None]:
+    """(the valid dims of `text`, first MAX_CURVES; what was refused, or None).
+
+    Each part is read by core's parse_whole: "²", "٣" or a 4301-digit number is a refused
+    part with a message, never a ValueError inside the editingFinished slot."""
+    dims, refused = [], []
     for part in text.replace(",", " ").split():
-        if part.lstrip("-").isdigit() and 0 <= int(part) < d_model and int(part) not in dims:
-            dims.append(int(part))
-    return dims[:MAX_CURVES]
+        try:
+            dim = parse_whole(part, "dim")
+        except ConfigError:
+            refused.append(part)
+            continue
+        if not 0 <= dim < d_model:
+            refused.append(part)
+        elif dim not in dims:
+            dims.append(dim)
+    if not refused:
+        return dims[:MAX_CURVES], None
+    shown = ", ".join(repr(p[:12]) for p in refused[:3]) + (" …" if len(refused) > 3 else "")
+    return dims[:MAX_CURVES], f"ignored {shown}: dims are whole numbers 0 to {d_model - 1}"
 
 
 class PEPanel(QWidget):
@@ -61,8 +83,7 @@ class PEPanel(QWidget):
         self.dims_edit = QLineEdit()
         self.dims_edit.setMinimumWidth(200)
         self.dims_edit.setToolTip("Columns drawn as curves, e.g. 0, 1, 2, 3, 6")
-        self.dims_edit.editingFinished.connect(lambda: self.set_dims(parse_dims(self.dims_edit.text(),
-                                                                               self._d_model)))
+        self.dims_edit.editingFinished.connect(self._dims_typed)
 
     def _build_plots(self) -> None:
         self.table_widget, self.table_item = heatmap_plot("PE table", "dimension", "position")
@@ -79,7 +100,7 @@ class PEPanel(QWidget):
     def _build_layout(self) -> None:
         top = QHBoxLayout()
         # wraps when short of room rather than holding the window 800 px wide
-        self.hint = WrappingLabel("(or click a column of the table to add / remove it)")
+        self.hint = WrappingLabel(HINT)
         self._control_widgets = (QLabel("positions shown:"), self.positions_spin,
                                  QLabel("   curves for dims:"), self.dims_edit, self.hint)
         for widget in self._control_widgets:
@@ -140,6 +161,12 @@ class PEPanel(QWidget):
         self._dims = list(dict.fromkeys(dims))[:MAX_CURVES]
         self._rebuild_curves()
         self._redraw_curves()
+
+    def _dims_typed(self) -> None:
+        """Enter in "curves for dims": draw the valid ones; say next to the field what was not."""
+        dims, problem = read_dims(self.dims_edit.text(), self._d_model)
+        self.hint.setText(problem or HINT)
+        self.set_dims(dims)
 
     def toggle_dim(self, dim: int) -> None:
         """Add the column as a curve, or remove it if it is drawn (what a click does)."""

@@ -18,6 +18,7 @@ import base64
 import binascii
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,8 @@ class Settings:
     colormap: str = "viridis"
     show_values: str = "auto"
     presentation: bool = False
+    # not saved: the file this came from must be left alone (see load_settings)
+    read_only: bool = field(default=False, compare=False)
 
     def to_dict(self) -> dict:
         return {
@@ -81,18 +84,48 @@ def _is_base64(text: str) -> bool:
 
 
 _MISSING = object()
+MAX_BACKUPS = 20  # settings.json.bad, settings.json.bad2 ... settings.json.bad20
+
+
+class NotOurs(Exception):
+    """The path holds something that must be left exactly as it is (and never saved over)."""
+
+
+def _read_text(path: Path) -> str | None:
+    """The file's text (None when there is no file). Never blocks and never reads more than
+    MAX_BYTES: a FIFO, a device (/dev/zero), a directory or a socket in its place, or a
+    symlink to one, raises NotOurs before any read; OSError / UnicodeDecodeError otherwise."""
+    try:
+        info = os.stat(path)  # follows a symlink: a dotfiles link to a real file is fine
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        raise NotOurs(f"settings path {path} is not a regular file")
+    # O_NONBLOCK: if it was swapped for a FIFO since the stat, open must not wait for a writer
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotOurs(f"settings path {path} is not a regular file")
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError("too large")
+    return data.decode("utf-8-sig")  # a BOM from a Windows editor is fine
 
 
 def _read_json(path: Path) -> tuple[object, str | None]:
-    """(parsed JSON, or _MISSING with a note). A missing file is not worth a note."""
+    """(parsed JSON, or _MISSING with a note). A missing file is not worth a note.
+
+    Raises NotOurs for a path that is not a regular file or cannot be read (left alone)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return _MISSING, f"settings file {path} is too large; using defaults"
-        text = path.read_text(encoding="utf-8-sig")  # a BOM from a Windows editor is fine
-    except FileNotFoundError:
+        text = _read_text(path)
+    except ValueError as exc:
+        if isinstance(exc, UnicodeDecodeError):
+            return _MISSING, f"settings file {path.name} is not UTF-8 text; using defaults"
+        return _MISSING, f"settings file {path} is too large; using defaults"
+    except OSError as exc:
+        raise NotOurs(f"could not read settings ({exc.__class__.__name__})") from None
+    if text is None:
         return _MISSING, None
-    except (OSError, UnicodeDecodeError) as exc:
-        return _MISSING, f"could not read settings ({exc.__class__.__name__}); using defaults"
     try:
         return json.loads(text), None
     except (ValueError, RecursionError):  # JSONDecodeError, or an int over 4300 digits
@@ -100,15 +133,35 @@ def _read_json(path: Path) -> tuple[object, str | None]:
 
 
 def _keep_aside(path: Path, note: str) -> str:
-    """Rename an unreadable settings file to NAME.bad so saving defaults at exit cannot destroy it."""
-    backup = path.with_name(path.name + ".bad")
-    if not path.is_file():  # e.g. a folder in its place: leave it alone
-        return note
-    try:
-        os.replace(path, backup)
-    except OSError:
-        return note
-    return f"{note} (the old file is kept as {backup.name})"
+    """Move an unusable settings file to the first free NAME.bad, NAME.bad2, ... so saving
+    defaults at exit destroys neither it nor an older backup. NotOurs when that is impossible."""
+    for number in range(1, MAX_BACKUPS + 1):
+        backup = path.with_name(f"{path.name}.bad{number if number > 1 else ''}")
+        try:
+            os.link(path, backup)  # atomic "create unless it exists"
+        except FileExistsError:
+            continue
+        except OSError:  # no hard links here (vfat, some shares): check, then rename
+            if os.path.lexists(backup):
+                continue
+            try:
+                os.replace(path, backup)
+            except OSError:
+                break
+            return f"{note} (the old file is kept as {backup.name})"
+        try:
+            os.unlink(path)
+        except OSError:
+            os.unlink(backup)
+            break
+        return f"{note} (the old file is kept as {backup.name})"
+    raise NotOurs(f"{note}; the file could not be kept aside")
+
+
+def _looks_ours(path: Path, data: object) -> bool:
+    """A file named like ours (settings.json) is ours to repair; any other file given with
+    --settings must hold a settings object we wrote (with "version") or we never touch it."""
+    return path.name == FILE_NAME or (isinstance(data, dict) and "version" in data)
 
 
 def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
@@ -148,14 +201,24 @@ def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
 
 
 def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, str | None]:
-    """(settings, note for the status bar or None). Never raises."""
+    """(settings, note for the status bar or None). Never raises, never blocks.
+
+    ``settings.read_only`` is True when the path must be left as it is (not a regular file,
+    unreadable, or not a settings file of ours under another name): the caller must not save.
+    """
     path = Path(path) if path is not None else default_settings_path()
-    data, note = _read_json(path)
-    if data is _MISSING or not isinstance(data, dict):
-        if note is None and data is _MISSING:  # no file yet: nothing to say
+    try:
+        data, note = _read_json(path)
+        if data is _MISSING and note is None:  # no file yet: nothing to say
             return Settings(), None
-        return Settings(), _keep_aside(path, note or "settings file does not hold a JSON object; "
-                                                     "using defaults")
+        if not _looks_ours(path, data):
+            raise NotOurs(f"{path.name} is not an attention-explorer settings file")
+        if data is _MISSING or not isinstance(data, dict):
+            return Settings(), _keep_aside(path, note or "settings file does not hold a JSON "
+                                                         "object; using defaults")
+    except NotOurs as exc:
+        return Settings(read_only=True), f"{exc}: left untouched, using defaults; " \
+                                         "settings will not be saved"
     try:
         settings, problems = settings_from_dict(data)
     except Exception as exc:  # noqa: BLE001 - last resort: a settings file must never stop start-up
@@ -168,6 +231,10 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, str 
 def save_settings(settings: Settings, path: str | os.PathLike | None = None) -> None:
     """Write atomically. Raises OSError when the folder cannot be written (callers show a note)."""
     path = Path(path) if path is not None else default_settings_path()
+    if path.is_symlink():  # a dotfiles link: write the file it points to, keep the link
+        path = Path(os.path.realpath(path))
+    if os.path.lexists(path) and not path.is_file():
+        raise OSError(f"{path} is not a regular file")  # never replace a FIFO, device or folder
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(settings.to_dict(), ensure_ascii=False, indent=2)
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
