@@ -208,5 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     except OutputError as exc:
         say(str(exc))
         return EXIT_FAILED
+    from .platform_check import display_problem
+    problem = display_problem()  # before Qt, which would abort with a paragraph
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     from .gui.app import run_app  # Qt only for the window
     return run_app(settings_path=getattr(args, "settings", None))
