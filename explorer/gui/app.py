@@ -64,6 +64,7 @@ class _Startup:
 
     def __init__(self, window: MainWindow, preferred: tuple[str, str] | None, t0: float):
         self.window, self.preferred, self.t0 = window, preferred, t0
+        self._waiting_for_user = False  # the saved backend was unavailable in this run
         self.debug = bool(os.environ.get(DEBUG_ENV))
         window.first_paint.connect(self.on_first_paint)
         window.state.devices_changed.connect(self.on_devices)
@@ -93,19 +94,27 @@ class _Startup:
 
     def on_devices(self, devices) -> None:
         self.log("devices listed")
-        if self.preferred is None:
+        if self.preferred is None or self._waiting_for_user:
             return
         backend, device = self.preferred
-        self.preferred = None
         combo = self.window.controls.backend
         if combo.is_available(backend, device):
+            self.preferred = None
             self.window.state.update(backend=backend, device=device)
-        else:
+        else:  # kept: restored on a later start where the device is back
+            self._waiting_for_user = True
+            self.window.state.config_changed.connect(self._on_config)
             self.window.status_message(f"saved backend {backend}/{device} is not available "
-                                       "here; using numpy")
+                                       "here; using numpy for this run (kept for next time)")
+
+    def _on_config(self, config) -> None:
+        """A backend the user picks in this run replaces the saved one that was unavailable."""
+        if (config.backend, config.device) != ("numpy", "cpu"):
+            self.preferred = None
 
     def config_to_save(self):
-        """The config to remember: the saved torch choice survives a quit before devices load."""
+        """The config to remember: a saved torch choice survives a quit before devices load
+        and a run on a machine where its device is missing (until the user picks another)."""
         config = self.window.state.config
         if self.preferred is not None and config.backend == "numpy":
             config = config.replace(backend=self.preferred[0], device=self.preferred[1])
