@@ -131,8 +131,12 @@ def _start_settings(path) -> tuple[Settings, list[str]]:
 
 
 def _let_python_see_ctrl_c(app: QApplication, window: MainWindow) -> QTimer:
-    """Ctrl+C in the terminal closes the window (Qt's loop would otherwise swallow it)."""
-    signal.signal(signal.SIGINT, lambda *_: window.close())
+    """Ctrl+C, `kill` and a closed terminal close the window as the close button does: settings
+    saved, an export being written finishes or is removed, never a stray .part file
+    (Qt's loop would otherwise swallow SIGINT, and SIGTERM / SIGHUP would kill at once)."""
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), lambda *_: window.close())
     timer = QTimer(app)
     timer.timeout.connect(lambda: None)  # wakes the interpreter so the handler can run
     timer.start(250)

@@ -87,3 +87,55 @@ def test_the_app_starts_and_quits_with_a_fifo_or_device_as_settings(tmp_path, ki
     proc = run_gui(str(path), tmp_path, timeout=60)  # used to hang in open() / read 6.9 GB
     assert proc.returncode == 0, proc.stderr
     assert os.path.lexists(path) and not path.is_file()
+
+
+@pytest.fixture
+def window(qtbot):
+    from test_window_support import WindowFactory
+    factory = WindowFactory(qtbot)
+    yield factory()
+    factory.close_all()
+
+
+@pytest.mark.parametrize("text", [f"a{c}b cd" for c in SOME_CONTROLS if c < "\ud800"]
+                         + ["x" * 101, " ".join(["w"] * 1025)])
+def test_a_hostile_sentence_in_the_window_is_refused_with_a_message(qtbot, window, text):
+    from test_window_support import settle
+    before = window.state.config
+    errors = []
+    window.state.error.connect(errors.append)
+    window.controls.sentence.set_text(text)
+    settle(qtbot, window)
+    assert window.state.config == before and errors and len(errors[-1]) < 200
+
+
+@pytest.mark.parametrize("name", [".png", " .png", "a\x01.png", "a\u202egnp.png", "a/b.png",
+                                  "\x7f", "x" * 300])
+def test_the_export_dialog_refuses_a_bad_name_and_writes_nothing(window, tmp_path, name):
+    from explorer.gui.export_dialog import open_export_dialog
+    dialog = open_export_dialog(window)
+    dialog.folder.setText(str(tmp_path))
+    dialog.name.setText(name)
+    assert dialog.export() == []
+    assert dialog.message.text().startswith("invalid file name") and not any(tmp_path.iterdir())
+    dialog.close()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_termination_signal_closes_the_window_as_the_close_button_does(tmp_path, signame):
+    import signal
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_EXPLORER_DEBUG="1",
+               ATTENTION_EXPLORER_QUIT_AFTER_MS="600000",
+               ATTENTION_EXPLORER_SETTINGS_DIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "explorer"], cwd=REPO, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for line in proc.stdout:  # wait until the window has painted
+            if "first paint" in line:
+                break
+        proc.send_signal(getattr(signal, signame))
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert (tmp_path / "settings.json").is_file()  # saved, as on a normal close
