@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from explorer.core import AttentionConfig, ConfigError, run_kv_cache, validate
 from explorer.core.config import MAX_NUMBER_DIGITS, MAX_TOKEN_CHARS, parse_whole
+from explorer.gui.kv_text import check_line, check_passed
 from hostile_inputs import CONTROL, NON_ASCII_DIGITS
 
 def test_there_are_many_non_ascii_digits_to_try():
@@ -81,6 +82,7 @@ def test_a_right_kv_cache_passes_its_check_at_any_size(dtype, d_model, heads, in
                              n_heads=heads, dtype=dtype, init=init, scaled=scaled)
     for step in run_kv_cache(config).steps:
         assert step.max_diff <= step.tolerance
+        assert check_passed(step, dtype) and check_line(step, dtype).endswith("✓")  # the KV panel
 
 
 def test_a_wrong_cache_still_fails_its_check():

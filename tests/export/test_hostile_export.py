@@ -67,6 +67,13 @@ def test_any_over_long_number_is_one_short_line_exit_2(capsys, tmp_path, digits,
     assert_one_line_usage_error(code, err)
 
 
+@pytest.mark.parametrize("device", ["cpu\n", "cpu ", "cuda:٣", "cuda:" + "9" * 5000, "cpu\x00x"])
+def test_a_device_with_anything_around_it_is_refused_as_unknown(capsys, tmp_path, device):
+    code, _, err = in_process(capsys, "dump", "--backend", "torch", "--device", device)
+    assert_one_line_usage_error(code, err)
+    assert "unknown device" in err and "CUDA" not in err
+
+
 @pytest.mark.parametrize("ch", SOME_CONTROLS)
 def test_any_control_character_in_a_token_is_refused_before_any_file(capsys, tmp_path, ch):
     code, _, err = in_process(capsys, "export", "--out", str(tmp_path), "--format", "svg",
