@@ -35,7 +35,7 @@ def theme(name: str) -> Theme:
 
 def bundled_family() -> str:
     """The bundled Hangul font's family (registered once by gui.fonts). Needs a QGuiApplication."""
-    from ..gui.fonts import load_bundled_fonts
+    from ..gui.plotting.fonts import load_bundled_fonts
     return load_bundled_fonts()
 
 
