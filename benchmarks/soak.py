@@ -203,7 +203,7 @@ class Soak:
             self.w.heads_grid.head_clicked.emit(self.rng.randrange(result.config.n_heads))
 
     def export_dialog(self):
-        from explorer.gui.export_dialog import open_export_dialog
+        from explorer.gui.window.export_dialog import open_export_dialog
         dialog = open_export_dialog(self.w)
         dialog._confirm_large_csv = lambda: True  # never a modal question in a soak
         dialog.folder.setText(str(self.out_dir))
@@ -219,7 +219,7 @@ class Soak:
 
     def copy_figure(self):
         self.w.shortcut_actions.get("copy_figure", None)
-        from explorer.gui.export_dialog import copy_figure
+        from explorer.gui.window.export_dialog import copy_figure
         copy_figure(self.w)
 
     def pe_dims(self):
@@ -268,8 +268,8 @@ def main(argv=None) -> int:
 
     from PySide6.QtCore import QEvent, QObject, QTimer, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
-    from explorer.gui.main_window import MainWindow  # the two imports to adapt if modules move
-    from explorer.gui.state import AppState
+    from explorer.gui.window.main_window import MainWindow  # the two imports to adapt if modules move
+    from explorer.app.state import AppState
 
     warnings, exceptions = collections.Counter(), []
     qInstallMessageHandler(lambda mode, context, message: warnings.update([message]))

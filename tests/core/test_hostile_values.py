@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from explorer.core import AttentionConfig, ConfigError, run_kv_cache, validate
 from explorer.core.config import MAX_NUMBER_DIGITS, MAX_TOKEN_CHARS, parse_whole
-from explorer.gui.kv_text import check_line, check_passed
+from explorer.gui.kv.text import check_line, check_passed
 from hostile_inputs import CONTROL, NON_ASCII_DIGITS
 
 def test_there_are_many_non_ascii_digits_to_try():

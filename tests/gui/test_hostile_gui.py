@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from explorer.core import AttentionConfig, forward
-from explorer.gui.app import MAX_TIMER_MS, quit_after_ms
-from explorer.gui.pe_panel import HINT, PEPanel
+from explorer.gui.window.app import MAX_TIMER_MS, quit_after_ms
+from explorer.gui.pe.panel import HINT, PEPanel
 from hostile_inputs import SOME_CONTROLS, SOME_DIGITS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,17 +90,14 @@ def test_the_app_starts_and_quits_with_a_fifo_or_device_as_settings(tmp_path, ki
 
 
 @pytest.fixture
-def window(qtbot):
-    from test_window_support import WindowFactory
-    factory = WindowFactory(qtbot)
-    yield factory()
-    factory.close_all()
+def window(make_window):
+    return make_window()
 
 
 @pytest.mark.parametrize("text", [f"a{c}b cd" for c in SOME_CONTROLS if c < "\ud800"]
                          + ["x" * 101, " ".join(["w"] * 1025)])
 def test_a_hostile_sentence_in_the_window_is_refused_with_a_message(qtbot, window, text):
-    from test_window_support import settle
+    from window_support import settle
     before = window.state.config
     errors = []
     window.state.error.connect(errors.append)
@@ -112,7 +109,7 @@ def test_a_hostile_sentence_in_the_window_is_refused_with_a_message(qtbot, windo
 @pytest.mark.parametrize("name", [".png", " .png", "a\x01.png", "a\u202egnp.png", "a/b.png",
                                   "\x7f", "x" * 300])
 def test_the_export_dialog_refuses_a_bad_name_and_writes_nothing(window, tmp_path, name):
-    from explorer.gui.export_dialog import open_export_dialog
+    from explorer.gui.window.export_dialog import open_export_dialog
     dialog = open_export_dialog(window)
     dialog.folder.setText(str(tmp_path))
     dialog.name.setText(name)

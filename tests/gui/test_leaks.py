@@ -17,8 +17,8 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QPainter, QPixmap
 
 from explorer.core import AttentionConfig
-from explorer.gui.cell_text_item import shared_atlas
-from test_window_support import WindowFactory, settle
+from explorer.gui.plotting.cell_text_item import shared_atlas
+from window_support import settle
 
 
 def none_growth(action, repeats: int) -> float:
@@ -47,14 +47,12 @@ def test_the_binding_behaviour_these_bounds_are_about(qapp):
 
 
 @pytest.fixture
-def window(qtbot):
-    factory = WindowFactory(qtbot)
-    w = factory(AttentionConfig(tokens=tuple("abcdef"), d_model=8, n_heads=2))
+def window(qtbot, make_window):
+    w = make_window(AttentionConfig(tokens=tuple("abcdef"), d_model=8, n_heads=2))
     w.state.view.show_values = "on"
     w.resize(1200, 800)
     settle(qtbot, w)
-    yield w
-    factory.close_all()
+    return w
 
 
 def test_one_atlas_per_font_size_and_ratio(qapp):
@@ -75,7 +73,7 @@ def test_presentation_toggles_do_not_rebuild_label_pixmaps(qtbot, window):
 
 
 def test_copy_figure_does_not_rebuild_label_pixmaps(qtbot, window):
-    from explorer.gui.export_dialog import copy_figure
+    from explorer.gui.window.export_dialog import copy_figure
     growth = none_growth(lambda _i: copy_figure(window), 4)
     assert growth < 2500, f"{growth:.0f} None references per copy (6,402 before the shared atlas)"
 
