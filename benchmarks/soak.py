@@ -218,7 +218,6 @@ class Soak:
             path.unlink()
 
     def copy_figure(self):
-        self.w.shortcut_actions.get("copy_figure", None)
         from explorer.gui.window.export_dialog import copy_figure
         copy_figure(self.w)
 

@@ -19,7 +19,6 @@ from pathlib import Path
 
 ON_EXISTS = ("error", "suffix", "overwrite")
 _MAX_NAME_BYTES = 255
-_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _BAD_NAME_CHARS = set('/\\\0') | ({'<', '>', ':', '"', '|', '?', '*'} if os.name == "nt" else set())
 
 
@@ -39,7 +38,7 @@ def check_name(name: str) -> str:
     """Return `name` if it is a plain, visible file name (no folder part), else raise ExportError.
 
     The one check for every export name (CLI --name, the dialog, the defaults): no folder
-    separators, no control or bidi-override characters (a name must read as it is), no
+    separators, no control, format (bidi, zero-width) characters (a name must read as it is), no
     undecodable bytes, not hidden (a leading dot), no spaces around it, at most 255 bytes.
     """
     if not isinstance(name, str) or not name.strip():
@@ -64,8 +63,9 @@ def check_name(name: str) -> str:
 
 
 def _invisible(ch: str) -> bool:
-    """A control character, a lone surrogate or a bidi control: it hides what a name says."""
-    return unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS
+    """A control character, a lone surrogate or a format character (bidi overrides, zero-width
+    spaces, soft hyphens): each hides or reorders what a name says."""
+    return unicodedata.category(ch) in ("Cc", "Cs", "Cf")
 
 
 def make_folders(folder: str | os.PathLike) -> list[Path]:
