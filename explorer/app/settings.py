@@ -6,10 +6,16 @@ Stored as one JSON object in ``settings.json`` inside the settings folder:
 - else the per-user config folder: ``QStandardPaths`` GenericConfigLocation / ``attention-explorer``
   (``~/.config/attention-explorer`` on Linux), or that path itself when Qt reports nothing.
 
-``load_settings`` never raises: a missing file gives the defaults silently; garbage bytes, wrong
-JSON types or an invalid config give the defaults for the bad part plus a note for the status bar.
+``load_settings`` never raises and never blocks: a missing file gives the defaults silently;
+garbage bytes, wrong JSON types or an invalid config give the defaults for the bad part plus a note
+for the status bar. An unusable ``settings.json`` is kept aside as ``settings.json.bad``,
+``.bad2``, ... (never overwriting an older one). Anything that is not ours to touch -- a FIFO, a
+device, a folder or a socket at the path (or a symlink to one), an unreadable file, or a file under
+another name (``--settings notes.txt``) that is not a settings file we wrote -- is read at most
+MAX_BYTES of, left exactly as it is, and marked ``read_only`` so the app does not save over it.
 ``save_settings`` writes atomically (temp file in the same folder, then ``os.replace``), so a crash
-mid-write never leaves half a file. JSON only: nothing is ever unpickled or executed.
+mid-write never leaves half a file; through a symlink it writes the file linked to. JSON only:
+nothing is ever unpickled or executed.
 """
 
 from __future__ import annotations
