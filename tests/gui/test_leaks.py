@@ -96,3 +96,15 @@ def test_topics_opened_again_and_again_leave_no_objects_behind(qtbot, window):
     objects_after_a_round()  # the views are built once
     first = objects_after_a_round()
     assert [objects_after_a_round() for _ in range(3)] == [first] * 3
+
+
+def test_the_shared_atlases_stay_within_their_memory_bound(qapp):
+    from PySide6.QtGui import QFont
+
+    from explorer.gui.plotting import cell_text_item
+    for px in range(7, 60, 2):  # every size a window, presentation mode and a 4x export reach
+        for dpr in (1.0, 2.0, 4.0):
+            shared_atlas(QFont("Noto Sans"), px, dpr)
+    held = sum(map(cell_text_item._atlas_bytes, cell_text_item._ATLASES.values()))
+    biggest = max(map(cell_text_item._atlas_bytes, cell_text_item._ATLASES.values()))
+    assert held <= cell_text_item.MAX_ATLAS_BYTES + biggest

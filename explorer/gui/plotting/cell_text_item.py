@@ -141,7 +141,9 @@ class CellTextItem(QGraphicsItem):
 # six references to None (one per virtual method Qt first calls on a new wrapper), 1,212 per
 # atlas; rebuilding them per item and per font change leaked thousands per presentation toggle.
 _ATLASES: "OrderedDict[tuple, tuple[list[list[QPixmap]], np.ndarray]]" = OrderedDict()
-MAX_ATLASES = 32  # cell sizes seen on screen (both modes) and in 2x / 4x exports
+# Bounded by bytes, not count: an atlas is ~50 KB at 7 px and several MB at presentation size in
+# a 2x copy. 16 MB holds the sizes on screen in both modes and the latest export's.
+MAX_ATLAS_BYTES = 16 * 2**20
 
 
 def shared_atlas(font: QFont, px: int, dpr: float) -> tuple[list[list[QPixmap]], np.ndarray]:
@@ -172,6 +174,10 @@ def shared_atlas(font: QFont, px: int, dpr: float) -> tuple[list[list[QPixmap]],
         atlas.append(row)
         halves.append(half_row)
     _ATLASES[key] = atlas, np.array(halves)  # (2, 101, 2)
-    while len(_ATLASES) > MAX_ATLASES:
-        _ATLASES.popitem(last=False)
+    while len(_ATLASES) > 1 and sum(map(_atlas_bytes, _ATLASES.values())) > MAX_ATLAS_BYTES:
+        _ATLASES.popitem(last=False)  # least recently used first; the new one always stays
     return _ATLASES[key]
+
+
+def _atlas_bytes(entry) -> int:
+    return sum(p.width() * p.height() * 4 for row in entry[0] for p in row)
