@@ -78,11 +78,21 @@ def test_dump_encoder_tokens_and_roles(minilm, capsys):
     (["--model", "minilm-l6"], "exactly one of --text and --random-tokens"),
     (["--model", "minilm-l6", "--text", "a", "--d-model", "8"], "--d-model applies to the random model"),
     (["--model", "smollm2-135m", "--random-tokens", "1"], "random tokens: length 2.."),
+    (["--model", "smollm2-135m", "--random-tokens", "8", "--seed", "-1"], "the seed must be 0.."),
+    (["--model", "smollm2-135m", "--text", "a", "--generate", "300"], "--generate takes 0..256"),
 ])
 def test_bad_model_arguments_one_line_exit_2(capsys, args, message):
     code, out, err = run_cli(capsys, "dump", *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+def test_cuda_when_there_is_none_one_line_exit_2(capsys):
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    code, out, err = run_cli(capsys, "dump", "--model", "minilm-l6", "--text", "a", "--device", "cuda")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "CUDA" in err
 
 
 def test_model_not_installed_one_line_exit_2(capsys, monkeypatch):

@@ -49,3 +49,23 @@ def test_layer0_has_a_previous_token_head(minilm):
     layer0 = [r for r in score_heads(result.attentions, causal=False) if r.layer == 0]
     previous = [r for r in layer0 if r.role == "previous-token"]
     assert previous and max(r.score for r in previous) > 0.9
+
+
+def test_pruned_heads_equal_bert_with_their_output_columns_zeroed(minilm, bert_oracle):
+    """Switching head h of layer l off = removing its slice of the attention output projection's input."""
+    import copy
+
+    import torch
+
+    from explorer.core.learned.pruning import mask_without, prune_effect
+    tokens = tokenize(minilm, "The quick brown fox jumps over the lazy dog.")
+    off = [(0, 2), (3, 5), (5, 11)]
+    ours = run(minilm, tokens, mask_without(minilm, off))
+    oracle = copy.deepcopy(bert_oracle)
+    with torch.no_grad():
+        for layer, head in off:
+            oracle.encoder.layer[layer].attention.output.dense.weight[:, head * 32:(head + 1) * 32] = 0
+        theirs = oracle(torch.tensor([tokens.ids])).last_hidden_state[0].numpy()
+    np.testing.assert_allclose(ours.hidden, theirs, atol=1e-4, rtol=0)
+    effect = prune_effect(minilm, tokens, mask_without(minilm, off))
+    assert effect["heads_off"] == 3 and 0 < effect["sentence_cosine"] < 1

@@ -101,3 +101,31 @@ def test_loss_and_next_token(smollm2):
     result = run(smollm2, tokenize(smollm2, "The capital of France is"))
     assert result.next_top[0][0] == "▁Paris" and result.next_top[0][1] > 0.5
     assert 0 < result.loss < 10
+
+
+def test_pruning_the_induction_heads_hurts_the_repeated_half(smollm2):
+    from explorer.core.learned.pruning import mask_without, prune_effect
+    from explorer.core.learned.sequences import random_repeated
+    tokens = random_repeated(smollm2, 20, seed=1)
+    effect = prune_effect(smollm2, tokens, mask_without(smollm2, [(17, 3), (17, 4), (17, 5), (18, 6)]))
+    assert effect["heads_off"] == 4
+    assert effect["loss_pruned"] > effect["loss"] + 0.5  # nats, over the whole sequence
+
+
+def test_pruned_heads_equal_llama_with_their_output_columns_zeroed(smollm2, hf_llama):
+    from explorer.core.learned.pruning import mask_without
+    tokens = tokenize(smollm2, "The capital of France is")
+    off = [(2, 1), (18, 6)]
+    ours = llama.forward(smollm2.weights, list(tokens.ids), torch.as_tensor(mask_without(smollm2, off)))
+    saved = {}
+    with torch.inference_mode():
+        for layer, head in off:
+            o = hf_llama.model.layers[layer].self_attn.o_proj.weight
+            saved[(layer, head)] = o[:, head * 64:(head + 1) * 64].clone()
+            o[:, head * 64:(head + 1) * 64] = 0
+        try:
+            theirs = hf_llama(torch.tensor([tokens.ids])).logits[0]
+        finally:
+            for (layer, head), cols in saved.items():
+                hf_llama.model.layers[layer].self_attn.o_proj.weight[:, head * 64:(head + 1) * 64] = cols
+    assert torch.allclose(ours["logits"], theirs, atol=2e-3, rtol=0)

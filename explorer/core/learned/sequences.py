@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config import ConfigError
+from ..config import SEED_MAX, ConfigError
 from .analysis import check_length
 from .tokenizers import Tokens
 
@@ -24,6 +24,8 @@ def random_repeated(model, length: int = 20, seed: int = 0, repeats: int = 2) ->
     if not 2 <= length <= MAX_SEGMENT or not 2 <= repeats <= 4:
         raise ConfigError(f"random tokens: length 2..{MAX_SEGMENT} and 2..4 repeats, "
                           f"not {length} × {repeats}")
+    if not 0 <= seed <= SEED_MAX:
+        raise ConfigError(f"the seed must be 0..{SEED_MAX}, not {seed}")
     rng = np.random.default_rng(seed)
     segment = rng.integers(*ID_RANGE, size=length).tolist()
     ids = segment * repeats
