@@ -70,7 +70,7 @@ def sentence_loss(logits, ids) -> float | None:
     if len(ids) < 2:
         return None
     target = torch.as_tensor(ids[1:], device=logits.device)
-    return float(F.cross_entropy(logits[:-1].double(), target))
+    return float(F.cross_entropy(logits[:-1].float(), target))
 
 
 def run(model, tokens: Tokens, head_mask=None) -> LearnedResult:

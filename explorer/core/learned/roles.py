@@ -65,14 +65,14 @@ def _broad(a: np.ndarray, causal: bool) -> np.ndarray:
     if not rows.any():
         return np.zeros(a.shape[:2])
     p = a[..., rows, :]  # (layers, heads, r, n)
-    entropy = -(p * np.log(np.clip(p, 1e-12, None))).sum(-1)  # (layers, heads, r)
+    entropy = -(p * np.log(np.maximum(p, 1e-12))).sum(-1, dtype=np.float64)  # (layers, heads, r)
     return (entropy / np.log(keys[rows])).mean(-1)
 
 
 def score_heads(attentions: np.ndarray, causal: bool,
                 repeat: tuple[int, int] | None = None) -> list[HeadRole]:
     """One HeadRole per (layer, head) of attentions (layers, heads, n, n); repeat from find_repeat."""
-    a = np.asarray(attentions, dtype=np.float64)
+    a = np.asarray(attentions, dtype=np.float32)  # float32: (30, 9, 256, 256) in float64 is 140 MB
     n = a.shape[-1]
     scores = {
         "previous-token": _diagonal_mean(a, -1, slice(1, None)),
