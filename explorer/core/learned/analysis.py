@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import ConfigError
-from .tokenizers import Tokens
+from .tokenization import Tokens
 
 
 class TextTooLongError(ConfigError):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..config import ConfigError
 from .analysis import check_length, top_k
-from .tokenizers import Tokens
+from .tokenization import Tokens
 
 MAX_GENERATE = 256
 

@@ -17,7 +17,7 @@ import torch
 from ..backends import resolve_torch_device
 from . import bert, llama
 from .registry import ModelSpec, get_spec, weights_path
-from .tokenizers import ByteBPETokenizer, UnigramTokenizer, WordPieceTokenizer
+from .tokenization import ByteBPETokenizer, UnigramTokenizer, WordPieceTokenizer
 
 _LOCK = threading.Lock()  # one load at a time: a second caller waits and then gets the cached model
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .analysis import run
-from .tokenizers import Tokens
+from .tokenization import Tokens
 
 
 def prune_effect(model, tokens: Tokens, head_mask) -> dict:

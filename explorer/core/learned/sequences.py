@@ -13,7 +13,7 @@ import numpy as np
 
 from ..config import SEED_MAX, ConfigError
 from .analysis import check_length
-from .tokenizers import Tokens
+from .tokenization import Tokens
 
 ID_RANGE = (1000, 20000)
 MAX_SEGMENT = 200
