@@ -129,3 +129,15 @@ def test_pruned_heads_equal_llama_with_their_output_columns_zeroed(smollm2, hf_l
             for (layer, head), cols in saved.items():
                 hf_llama.model.layers[layer].self_attn.o_proj.weight[:, head * 64:(head + 1) * 64] = cols
     assert torch.allclose(ours["logits"], theirs, atol=2e-3, rtol=0)
+
+
+def test_tokenizer_equals_transformers_gguf_tokenizer(smollm2, monkeypatch):
+    """transformers converts the GGUF's vocabulary itself (its own code; ~5-10 s, the slowest test here)."""
+    transformers = pytest.importorskip("transformers", reason="transformers is the test oracle (test extra)")
+    pytest.importorskip("gguf", reason="transformers reads GGUF tokenizers with the gguf package")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    path = weights_path(smollm2.spec)
+    oracle = transformers.AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+    for text in ["The capital of France is Paris. 12345", "나는 학교에 버스로 갔다",
+                 "def f(x):\n    return x**2  # ok", "  double  spaces\t\ttabs", "<|im_start|>user\nhi<|im_end|>"]:
+        assert list(smollm2.tokenizer(text).ids) == oracle(text, add_special_tokens=False)["input_ids"]
