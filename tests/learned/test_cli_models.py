@@ -74,6 +74,7 @@ def test_dump_encoder_tokens_and_roles(minilm, capsys):
     (["--model", "minilm-l6", "--text", "a", "--layer", "-1"], "--layer must be 0..5"),
     (["--model", "minilm-l6", "--text", "word " * 600], "accepts at most 512"),
     (["--model", "minilm-l6", "--text", "   "], "the text is empty"),
+    (["--model", "e5-small", "--text", "가" * 20000], "accepts at most 512 tokens"),
     (["--model", "minilm-l6", "--text", "a", "--generate", "3"], "need a decoder"),
     (["--model", "minilm-l6"], "exactly one of --text and --random-tokens"),
     (["--model", "minilm-l6", "--text", "a", "--d-model", "8"], "--d-model applies to the random model"),

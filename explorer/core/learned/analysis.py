@@ -27,9 +27,18 @@ class LearnedResult:
     loss: float | None              # decoders: mean next-token loss on the text, nats
 
 
+# Text longer than this many characters a token is refused before tokenizing: a pasted book would
+# otherwise keep e5's pure-Python Viterbi busy for seconds only to be refused for its token count.
+MAX_CHARS_PER_TOKEN = 32
+
+
 def tokenize(model, text: str, prefix: str = "") -> Tokens:
     if not text.strip():
         raise ConfigError("the text is empty")
+    limit = model.spec.max_tokens
+    if len(text) > MAX_CHARS_PER_TOKEN * limit:
+        raise TextTooLongError(f"the text is {len(text)} characters long; {model.spec.name} accepts "
+                               f"at most {limit} tokens (and {MAX_CHARS_PER_TOKEN * limit} characters)")
     tokens = model.tokenizer(prefix + text) if prefix else model.tokenizer(text)
     check_length(model, len(tokens.ids))
     return tokens
