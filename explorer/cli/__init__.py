@@ -1,8 +1,9 @@
 """Command line: `attention-explorer` opens the window; one module per sub-command.
 
 `dump` (dump.py) prints a computation, `export` (export.py) writes figures without a window;
-both share options.py. `models` and `dump --model` (learned.py) are the pretrained models. The window itself (`gui`, the default) is imported only when asked for,
-so `dump` loads neither Qt nor torch. Bad arguments give one line on stderr and exit code 2.
+both share options.py; `models` and `dump --model` (learned.py) are the pretrained models. The
+window itself (`gui`, the default) is imported only when asked for, so `dump` loads neither Qt
+nor torch. Bad arguments give one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
