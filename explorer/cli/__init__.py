@@ -1,8 +1,9 @@
 """Command line: `attention-explorer` opens the window; one module per sub-command.
 
 `dump` (dump.py) prints a computation, `export` (export.py) writes figures without a window;
-both share options.py. The window itself (`gui`, the default) is imported only when asked for,
-so `dump` loads neither Qt nor torch. Bad arguments give one line on stderr and exit code 2.
+both share options.py; `models` and `dump --model` (learned.py) are the pretrained models. The
+window itself (`gui`, the default) is imported only when asked for, so `dump` loads neither Qt
+nor torch. Bad arguments give one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 from ..core import ConfigError, DeviceUnavailableError
 from .dump import add_dump_parser
 from .export import add_export_parser
+from .learned import add_models_parser
 from .options import EXIT_USAGE, OneLineParser, add_config_options, config_from_args
 
 __all__ = ["EXIT_USAGE", "OneLineParser", "add_config_options", "build_parser", "config_from_args",
@@ -27,6 +29,7 @@ def build_parser() -> OneLineParser:
     gui.add_argument("--settings", help="settings file to use instead of the user's")
     add_dump_parser(sub)
     add_export_parser(sub)
+    add_models_parser(sub)
     return parser
 
 
@@ -35,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command in ("dump", "export"):
+        if args.command in ("dump", "export", "models"):
             code = args.run(args)
             sys.stdout.flush()  # a closed pipe shows up here, inside the try
             return code
