@@ -1,8 +1,9 @@
 """Command line: `attention-explorer` opens the window; one module per sub-command.
 
 `dump` (dump.py) prints a computation, `export` (export.py) writes figures without a window;
-both share options.py. The window itself (`gui`, the default) is imported only when asked for,
-so `dump` loads neither Qt nor torch. Bad arguments give one line on stderr and exit code 2.
+both share options.py; `models` and `dump --model` (learned.py) are the pretrained models. The
+window itself (`gui`, the default) is imported only when asked for, so `dump` loads neither Qt
+nor torch. Bad arguments give one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from ..core import ConfigError, DeviceUnavailableError
 from .dump import add_dump_parser
 from .export import add_export_parser
+from .learned import add_models_parser
 from .options import EXIT_USAGE, OneLineParser, add_config_options, config_from_args
 from .output import EXIT_FAILED, OutputError, flush_stdout, say, silence_stdout, terminate_as_exit
 
@@ -27,6 +29,7 @@ def build_parser() -> OneLineParser:
     gui.add_argument("--settings", help="settings file to use instead of the user's")
     add_dump_parser(sub)
     add_export_parser(sub)
+    add_models_parser(sub)
     return parser
 
 
@@ -35,12 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == "dump" and sys.stdout is None:  # started with `>&-`
+        if args.command in ("dump", "models") and sys.stdout is None:  # started with `>&-`
             raise OutputError("standard output is closed")
-        if args.command in ("dump", "export"):
+        if args.command in ("dump", "export", "models"):
             with terminate_as_exit():  # export: SIGTERM removes its .part files as Ctrl+C does
                 code = args.run(args)
-            if args.command == "dump":  # (export reports its own stdout trouble: files stay)
+            if args.command != "export":  # (export reports its own stdout trouble: files stay)
                 flush_stdout()  # a closed pipe or a full disk shows up here, inside the try
             return code
     except (ConfigError, DeviceUnavailableError) as exc:

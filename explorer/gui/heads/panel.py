@@ -13,10 +13,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 
 from ..plotting.cell_text_item import CellTextItem
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import css_pt, font_scale, ui_font
 from ..plotting.heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, CellMarksItem,
                            HeatmapImageItem, cells_path, cosmetic_pen)
-from ..plotting.mask_item import MaskItem, MaskLayers
+from ..plotting.mask_item import MaskItem, MaskPaint
+from ..plotting.matrix import matrix_image, matrix_view
 from ..plotting.token_axis import TokenAxis
 
 FOREGROUND = "#222222"
@@ -36,9 +37,15 @@ class PanelStyle:
 
     @staticmethod
     def for_mode(presentation: bool) -> "PanelStyle":
+        """Point sizes as given (ui_font scales them); pixel sizes scaled here, by the same
+        font_scale() (1 except in presentation mode on a screen larger or smaller than a
+        1024 × 768 projector)."""
         if presentation:
-            return PanelStyle(tick_pt=15, title_pt=17, value_px=24, value_min_px=12, marker_px=4,
-                              axis_px=2, title_row_px=38, overhead_px=(130, 110))
+            s = font_scale()
+            return PanelStyle(tick_pt=15, title_pt=17, value_px=round(24 * s),
+                              value_min_px=round(12 * s), marker_px=4 * s, axis_px=max(1, round(2 * s)),
+                              title_row_px=round(38 * s),
+                              overhead_px=(round(130 * s), round(110 * s)))
         return PanelStyle(tick_pt=9, title_pt=10, value_px=13, value_min_px=8, marker_px=2,
                           axis_px=1, title_row_px=24, overhead_px=(75, 75))
 
@@ -52,14 +59,8 @@ class HeadPanel:
 
     def __init__(self, style: PanelStyle):
         axes = {"bottom": TokenAxis("bottom"), "left": TokenAxis("left")}
-        self.plot = pg.PlotItem(axisItems=axes)
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
-        vb = self.plot.getViewBox()
-        vb.setMouseEnabled(False, False)
-        vb.invertY(True)            # query 0 at the top
-        vb.setDefaultPadding(0.0)
-        self.image = HeatmapImageItem(opaque=True, axisOrder="row-major")
+        self.plot = matrix_view(pg.PlotItem(axisItems=axes))
+        self.image = matrix_image(self.plot, image=HeatmapImageItem(opaque=True, axisOrder="row-major"))
         self.mask = MaskItem()
         self.empty_rows = CellMarksItem([cosmetic_pen(EMPTY_ROW_COLOUR, 2, Qt.PenStyle.DashLine)])
         self.values = CellTextItem()
@@ -67,7 +68,8 @@ class HeadPanel:
         for z, item in enumerate((self.image, self.mask, self.values, self.argmax,
                                   self.empty_rows)):
             item.setZValue(z)
-            self.plot.addItem(item)
+            if item is not self.image:
+                self.plot.addItem(item)
         self.n = 0
         self.head = -1
         self._title = ""
@@ -75,7 +77,7 @@ class HeadPanel:
         self.set_style(style)
 
     # -- data -----------------------------------------------------------------------------
-    def set_head(self, result, head: int, layers: MaskLayers, dark: np.ndarray,
+    def set_head(self, result, head: int, layers: MaskPaint, dark: np.ndarray,
                  show_values: bool, tick_levels) -> None:
         """Show head `head` of `result`. `dark`: (n, n) text colour choice for the values."""
         weights = result.weights[head]  # (n, n)
@@ -102,7 +104,7 @@ class HeadPanel:
         self.image.setRect(rect)
         self.plot.getViewBox().setRange(rect, padding=0.0)
 
-    def _set_layers(self, layers: MaskLayers) -> None:
+    def _set_layers(self, layers: MaskPaint) -> None:
         self.mask.set_layers(layers)
         self.empty_rows.set_path(layers.empty_rows, QRectF(-0.5, -0.5, self.n, self.n))
 
@@ -133,7 +135,7 @@ class HeadPanel:
                           tickLength=-4 - style.axis_px, autoReduceTextSpace=True,
                           hideOverlappingLabels=40 if name == "bottom" else False,
                           textFillLimits=[(0, 0.75 if name == "bottom" else 0.9)])
-        label_style = {"color": FOREGROUND, "font-size": f"{style.tick_pt}pt"}
+        label_style = {"color": FOREGROUND, "font-size": css_pt(style.tick_pt)}
         for name in ("left", "bottom"):  # cell axes: one token made it 'query (x0.001)'
             self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.getAxis("left").setLabel("query", **label_style)
@@ -146,7 +148,7 @@ class HeadPanel:
         self._apply_title()
 
     def _apply_title(self) -> None:
-        self.plot.setTitle(self._title, size=f"{self.style.title_pt}pt", color=FOREGROUND,
+        self.plot.setTitle(self._title, size=css_pt(self.style.title_pt), color=FOREGROUND,
                            bold=True)
         self.plot.titleLabel.setMaximumHeight(self.style.title_row_px)
         self.plot.titleLabel.setMinimumWidth(0)  # a long title must not widen the grid off-screen

@@ -8,7 +8,7 @@ hide and on close.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QTimer, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import KVTrace
@@ -16,7 +16,7 @@ from . import text as kv_text
 from .cache_view import KVCacheView
 from .controls import KVControls
 from .flops_plot import KVFlopsPlot
-from ..plotting.axes import ui_font
+from ..plotting.fonts import font_scale, ui_font
 
 OK_STYLE = "color: #1a7f37; font-weight: bold;"
 BAD_STYLE = "color: #d1242f; font-weight: bold;"
@@ -26,6 +26,7 @@ class KVPanel(QWidget):
     """set_trace(trace), set_step(i), play(), pause(); emits step_changed(i)."""
 
     step_changed = Signal(int)
+    head_choice_changed = Signal(int)  # index in the head list: 0 = all heads, h + 1 = head h
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -52,18 +53,31 @@ class KVPanel(QWidget):
                 self.cum_label, self.check_label]
 
     def _build_layout(self) -> None:
-        body = QHBoxLayout()
+        """Controls on top; the K/V caches left, the FLOPs curves right; the counter lines under
+        everything, or (presentation mode) under the FLOPs curves, so that on a projector the
+        caches keep the full height (see set_presentation)."""
+        self.counters = _ResizeNotifier(self._fit_counter_heights)
+        self._ruler = QLabel()  # never shown: measures the counter lines' wrapped height
+        self._ruler.setWordWrap(True)
+        counters = QVBoxLayout(self.counters)
+        counters.setContentsMargins(0, 0, 0, 0)
+        for label in self._counter_labels():
+            # Text changes every step: the label's height follows its line count only (see
+            # _fit_counter_heights), so a step never resizes (and so repaints) the plots.
+            label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+            label.setWordWrap(True)  # a formula line wider than a projector wraps, never cut
+            label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            counters.addWidget(label)
+        self.side = QVBoxLayout()
+        self.side.addWidget(self.flops_plot, 1)
+        self.body = body = QHBoxLayout()
         body.addWidget(self.cache_view, 3)
-        body.addWidget(self.flops_plot, 2)
+        body.addLayout(self.side, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(self.controls)
         layout.addWidget(self.empty_label)
         layout.addLayout(body, 1)
-        for label in self._counter_labels():
-            # Text changes every step: never let it resize (and so repaint) the plots.
-            label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-            label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-            layout.addWidget(label)
+        layout.addWidget(self.counters)
 
     def _connect(self) -> None:
         c = self.controls
@@ -78,6 +92,7 @@ class KVPanel(QWidget):
         c.speed_spin.valueChanged.connect(self._speed_changed)
         c.head_combo.currentIndexChanged.connect(
             lambda _: self.cache_view.set_head(c.head_combo.currentData()))
+        c.head_combo.currentIndexChanged.connect(self.head_choice_changed.emit)
         self._keys = {
             Qt.Key_Right: self.step_forward, Qt.Key_Left: self.step_back,
             Qt.Key_Space: self.toggle_play, Qt.Key_Home: lambda: self.set_step(0),
@@ -130,6 +145,16 @@ class KVPanel(QWidget):
         if playing and self.step_count > 1:
             self.timer.start()
         self.controls.show_playing(self.is_playing)
+        self.head_choice_changed.emit(self.head_choice)
+
+    @property
+    def head_choice(self) -> int:
+        """The index in the head list: 0 = all heads (concatenated), h + 1 = head h."""
+        return max(self.controls.head_combo.currentIndex(), 0)
+
+    def set_head_choice(self, index: int) -> None:
+        if index != self.head_choice and 0 <= index < self.controls.head_combo.count():
+            self.controls.head_combo.setCurrentIndex(index)
 
     def set_step(self, step: int) -> None:
         """Show the cache after `step` (clamped to the trace)."""
@@ -182,8 +207,30 @@ class KVPanel(QWidget):
         self.cache_view.set_presentation(on)
         self.flops_plot.set_presentation(on)
         for label in self._counter_labels() + [self.empty_label]:
-            label.setFont(ui_font(15 if on else 10, bold=label is self.check_label))
+            label.setFont(ui_font(13 if on else 10, bold=label is self.check_label))
             label.setFixedHeight(label.fontMetrics().height() + 6)
+        if on:
+            self.side.addWidget(self.counters)  # moves it: beside the caches, under the curves
+        else:
+            self.layout().addWidget(self.counters)
+        # On a projector the curves keep a readable height; the step and token line repeats
+        # the step counter above and the highlighted cache row, so it gives way.
+        self.flops_plot.setMinimumHeight(round(120 * font_scale()) if on else 0)
+        self.tokens_label.setVisible(not on)
+        self.body.setStretch(1, 3 if on else 2)  # the side column holds the counters too
+        self._fit_counter_heights()
+
+    def _fit_counter_heights(self) -> None:
+        """Each counter line as tall as its wrapped text at the current width; changed only
+        when the number of lines changes (rarely between steps)."""
+        width = self.counters.contentsRect().width()  # the labels' own width may lag behind
+        ruler = self._ruler  # measures like a label (QLabel's own heightForWidth is floored by
+        for label in self._counter_labels():  # the fixed height set here: it only grows)
+            ruler.setFont(label.font())
+            ruler.setText(label.text())
+            height = max(ruler.heightForWidth(width), label.fontMetrics().height()) + 6
+            if label.height() != height:
+                label.setFixedHeight(height)
 
     # ----- internals ----------------------------------------------------------------------
     def _show(self, step: int) -> None:
@@ -200,6 +247,7 @@ class KVPanel(QWidget):
         self.cum_label.setText(kv_text.cumulative_line(s))
         ok = kv_text.check_passed(s, cfg.dtype)
         self.check_label.setText(kv_text.check_line(s, cfg.dtype))
+        self._fit_counter_heights()
         if ok != self._check_ok:  # restyling is not free: only when the verdict flips
             self._check_ok = ok
             self.check_label.setStyleSheet(OK_STYLE if ok else BAD_STYLE)
@@ -221,3 +269,15 @@ class KVPanel(QWidget):
     def closeEvent(self, event) -> None:
         self.pause()
         super().closeEvent(event)
+
+
+class _ResizeNotifier(QWidget):
+    """A plain container that calls `on_resize()` after each resize."""
+
+    def __init__(self, on_resize, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._on_resize = on_resize
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._on_resize()

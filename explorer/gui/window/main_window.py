@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtCore import QByteArray, QSize, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabBar, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from ...core import PRESETS, AttentionResult
 from ..plotting.colormaps import COLORMAPS
 from ..controls.panel import ControlPanel
-from ..plotting.fonts import load_bundled_fonts, ui_font
+from ..plotting.fonts import load_bundled_fonts, screen_scale, set_font_scale, ui_font
 from ..heads.grid import HeadsGrid
 from ..heads.info_strip import InfoStrip
 from ...app.settings import Settings
 from ..kv.panel import KVPanel
 from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
+from .bindings import bind_kv_panel, bind_pe_panel
 from .export_dialog import install_export_actions
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
 from ...app.state import SHOW_VALUES_MODES, AppState
@@ -47,7 +49,6 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         load_bundled_fonts()
         self.state = state
-        self._focus_head: int | None = None
         self._painted = False
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None
@@ -81,16 +82,23 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.shortcut_actions["quit"])
         self._connect()
+        self._controls_before_presentation = True  # the dock's visibility to restore
+        self._presenting = False
         self.resize(1400, 900)
         if settings is not None:
             self.restore_layout(settings)
+        self.fit_to_screen()
+        toggle = self.shortcut_actions["toggle_controls"]
+        toggle.setChecked(not self.controls_dock.isHidden())
+        self.controls_dock.visibilityChanged.connect(
+            lambda _=None: toggle.setChecked(not self.controls_dock.isHidden()))
         self._apply_presentation(state.view.presentation)
         if state.result is not None:
             self._on_result(state.result)
 
     # ----- public --------------------------------------------------------------------------
     def add_view(self, title: str, widget: QWidget, closable: bool = False) -> None:
-        """A tab in the central area; gets set_presentation(on) calls if it has that method.
+        """A tab in the central area; every view has set_presentation(on), called on changes.
 
         A closable tab (the topics) has a close button; closing hides the view (it computes
         nothing while hidden) and adding the same widget again brings it back.
@@ -100,7 +108,7 @@ class MainWindow(QMainWindow):
             self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, None)
         if widget not in self._views:
             self._views.append(widget)
-        if hasattr(widget, "set_presentation") and self.state.view.presentation:
+        if self.state.view.presentation:
             widget.set_presentation(True)
 
     def _close_tab(self, index: int) -> None:
@@ -114,13 +122,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, ms)
 
     def focus_head(self) -> int | None:
-        return self._focus_head
+        return self.state.view.focus_head
 
     def set_focus_head(self, head: int | None) -> None:
         result = self.state.result
         if head is not None and (result is None or head >= result.config.n_heads):
             return
-        self._focus_head = head
+        self.state.view.focus_head = head
         self.heads_grid.set_focus_head(head)
         if head is not None:
             self.tabs.setCurrentWidget(self.heads_grid)
@@ -164,7 +172,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.shortcut_actions["unfocus_head"])
         self.view_menu.addAction(self.shortcut_actions["cycle_show_values"])
-        self.view_menu.addAction(self.controls_dock.toggleViewAction())
+        self.view_menu.addAction(self.shortcut_actions["toggle_controls"])
         for preset in PRESETS.values():
             action = self.presets_menu.addAction(preset.title)
             action.setObjectName(f"preset_{preset.name}")
@@ -192,6 +200,7 @@ class MainWindow(QMainWindow):
             "unfocus_head": lambda: self.set_focus_head(None),
             "cycle_show_values": self._cycle_show_values,
             "presentation": lambda on: setattr(self.state.view, "presentation", on),
+            "toggle_controls": self.controls_dock.setVisible,
             "full_screen": self._set_full_screen,
             "shortcuts_help": self.show_shortcuts,
             "quit": self.close,
@@ -222,14 +231,15 @@ class MainWindow(QMainWindow):
         state.view.show_values_changed.connect(self.heads_grid.set_show_values)
         state.view.presentation_changed.connect(self._apply_presentation)
         self.heads_grid.head_clicked.connect(self._on_head_clicked)
-        if self.kv_panel is not None:
-            state.kv_trace_changed.connect(self.kv_panel.set_trace)
-            self.tabs.currentChanged.connect(self._on_tab_changed)
+        state.kv_trace_changed.connect(self.kv_panel.set_trace)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        bind_pe_panel(state.view, self.pe_panel)
+        bind_kv_panel(state.view, self.kv_panel)
 
     # ----- slots ---------------------------------------------------------------------------
     def _on_result(self, result: AttentionResult) -> None:
-        if self._focus_head is not None and self._focus_head >= result.config.n_heads:
-            self._focus_head = None
+        if self.focus_head() is not None and self.focus_head() >= result.config.n_heads:
+            self.state.view.focus_head = None
         self.heads_grid.set_result(result)
         self.info_strip.set_result(result)
         if self.pe_panel is not None:
@@ -241,7 +251,7 @@ class MainWindow(QMainWindow):
             self.first_paint.emit()
 
     def _on_head_clicked(self, head: int) -> None:
-        self.set_focus_head(None if head == self._focus_head else head)
+        self.set_focus_head(None if head == self.focus_head() else head)
 
     def _on_tab_changed(self, _index: int) -> None:
         showing_kv = self.tabs.currentWidget() is self.kv_panel
@@ -266,7 +276,24 @@ class MainWindow(QMainWindow):
         else:
             self.showNormal()
 
+    def screen_size(self) -> QSize:
+        """The available area of the screen the window is on (or will be shown on)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry().size()
+
+    def fit_to_screen(self) -> None:
+        """Never larger than the screen: a 1400 × 900 default (or a size saved on a larger
+        monitor) on a 1024 × 768 projector left the second head off the right edge."""
+        room = self.screen_size()
+        if self.width() > room.width() or self.height() > room.height():
+            self.resize(min(self.width(), room.width()), min(self.height(), room.height()))
+
     def _apply_presentation(self, on: bool) -> None:
+        """Larger fonts and lines, scaled to the screen (see fonts.screen_scale); the controls
+        collapse so the plots take the screen (F9 brings them back); leaving restores them."""
+        room = self.screen_size()
+        set_font_scale(screen_scale(room.width(), room.height()) if on else 1.0)
+        self._collapse_controls(on)
         font = ui_font(PRESENTATION_PT if on else NORMAL_PT)
         self.setFont(font)
         self.menuBar().setFont(font)
@@ -274,11 +301,29 @@ class MainWindow(QMainWindow):
             menu.setFont(font)
         self.statusBar().setFont(font)
         for view in self._views:
-            if hasattr(view, "set_presentation"):
-                view.set_presentation(on)
+            view.set_presentation(on)
         action = self.shortcut_actions["presentation"]
         if action.isChecked() != on:
             action.setChecked(on)
+        self.fit_to_screen()
+
+    def _collapse_controls(self, presenting: bool) -> None:
+        """Hide the dock on entering presentation mode, restore it on leaving. At start-up the
+        saved layout may hold the dock hidden only because presentation mode hid it, so a
+        window that starts presenting gets the dock back when presentation ends."""
+        if presenting == self._presenting:
+            return
+        if presenting:
+            starting = not self._painted and not self.isVisible()
+            self._controls_before_presentation = starting or not self.controls_dock.isHidden()
+            self.controls_dock.hide()
+        elif self._controls_before_presentation:
+            self.controls_dock.show()
+        self._presenting = presenting
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
+        super().closeEvent(event)
 
     def show_shortcuts(self) -> ShortcutsDialog:
         dialog = ShortcutsDialog(self)
