@@ -32,20 +32,19 @@ class OutputError(Exception):
 
 def flush_stdout() -> None:
     """Flush stdout, turning a write failure (other than a gone reader) into OutputError."""
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise
-    except (OSError, ValueError, AttributeError) as exc:
-        silence_stdout()
-        raise OutputError(f"could not write to standard output: "
-                          f"{getattr(exc, 'strerror', None) or exc}") from None
+    _to_stdout(lambda: sys.stdout.flush())
 
 
 def print_out(text: str) -> None:
     """print() to stdout; failures as in flush_stdout."""
+    _to_stdout(lambda: print(text))
+
+
+def _to_stdout(write) -> None:
+    """Run `write`; BrokenPipeError passes (the reader left: main exits quietly), any other
+    failure -- a full disk, stdout closed (None), an encoding it cannot take -- is OutputError."""
     try:
-        print(text)
+        write()
     except BrokenPipeError:
         raise
     except (OSError, ValueError, AttributeError) as exc:
