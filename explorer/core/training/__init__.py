@@ -1,0 +1,36 @@
+"""Train a tiny attention-only transformer and watch its heads learn (issue 13), Qt-free.
+
+Importing this package loads numpy only. `Trainer`, `build_model`, `save_model` and `load_model`
+need torch: the first two are imported on first access (module __getattr__), the last two import
+it when called, like the torch backend.
+
+    from explorer.core.training import TrainConfig, Trainer
+    trainer = Trainer(TrainConfig(task="induction", seed=0))
+    for record in trainer.run(should_stop=job.cancelled):   # one record per logged step
+        ...
+"""
+
+from .checkpoint import CheckpointError, load_model, save_model
+from .config import TrainConfig, validate_train
+from .scores import (ROLES, SWITCH_THRESHOLD, induction_score, phase_change_step,
+                     previous_token_score, role_scores, switch_step, switch_steps)
+from .tasks import TASKS, Task, probe_tokens
+
+_LAZY = {  # name -> module that imports torch
+    "Trainer": "trainer", "LogRecord": "trainer", "Snapshot": "trainer",
+    "TinyTransformer": "model", "build_model": "model",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CheckpointError", "ROLES", "SWITCH_THRESHOLD", "TASKS", "Task", "TrainConfig",
+    "induction_score", "load_model", "phase_change_step", "previous_token_score", "probe_tokens",
+    "role_scores", "save_model", "switch_step", "switch_steps", "validate_train", *_LAZY,
+]
