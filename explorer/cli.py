@@ -116,5 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    from .platform_check import display_problem
+    problem = display_problem()  # before Qt, which would abort with a paragraph
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     from .gui.app import run_app  # Qt only for the window
     return run_app(settings_path=getattr(args, "settings", None))

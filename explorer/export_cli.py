@@ -84,6 +84,23 @@ def _use_window_font(app) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    """Render the figures and write them into --out (created with its parents when missing;
+    the folders it created are removed again when nothing could be written)."""
+    from .export.files import ExportError, make_folders, remove_empty
+    try:
+        created = make_folders(args.out)
+    except ExportError as exc:
+        return _fail(exc)
+    code = 1
+    try:
+        code = _export_into(args)
+    finally:
+        if code != 0:  # a failure, a refused option (raised) or an interrupt
+            remove_empty(created)
+    return code
+
+
+def _export_into(args: argparse.Namespace) -> int:
     from .export.files import ExportError, check_folder, write_files
     from .export.naming import default_name, parse_what
     config = config_from_args(args)

@@ -27,7 +27,8 @@ def test_fonts_and_their_licence_are_package_data_of_explorer_resources():
     patterns = table["package-data"]["explorer.resources.fonts"]
     shipped = {p.name for p in (REPO / "resources" / "fonts").iterdir()
                if any(fnmatch.fnmatch(p.name, pattern) for pattern in patterns)}
-    assert {"NanumGothic.ttf", "NanumGothicBold.ttf", "OFL-NanumGothic.txt"} <= shipped
+    assert {"NanumGothic.ttf", "NanumGothicBold.ttf", "OFL-NanumGothic.txt",
+            "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "OFL-NotoSans.txt"} <= shipped
 
 
 def test_the_window_icon_is_package_data_and_loads():

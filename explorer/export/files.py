@@ -48,6 +48,34 @@ def check_name(name: str) -> str:
     return name
 
 
+def make_folders(folder: str | os.PathLike) -> list[Path]:
+    """Create `folder` and its missing parents; the folders created, outermost first.
+
+    Stops with an ExportError naming the reason (a file in the way, no permission) and
+    removes what it created up to then. ``remove_empty(created)`` undoes a success.
+    """
+    path = Path(folder).expanduser()
+    missing = [p for p in (path, *path.parents) if not p.exists() and not p.is_symlink()]
+    created: list[Path] = []
+    try:
+        for p in reversed(missing):
+            p.mkdir()
+            created.append(p)
+    except OSError as exc:
+        remove_empty(created)
+        raise _as_export_error(exc, path) from None
+    return created
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Remove the given folders, innermost first, where they are (still) empty."""
+    for p in reversed(folders):
+        try:
+            p.rmdir()
+        except OSError:
+            pass
+
+
 def check_folder(folder: str | os.PathLike) -> Path:
     """The folder as a Path if it exists and a file can really be created in it.
 

@@ -40,7 +40,9 @@ def bundled_family() -> str:
 
 
 def figure_font(point_size: float, bold: bool = False) -> QFont:
-    font = QFont(bundled_family())
+    from ..gui.fonts import bundled_families
+    font = QFont()
+    font.setFamilies(bundled_families())
     font.setPointSizeF(point_size)
     font.setBold(bold)
     return font

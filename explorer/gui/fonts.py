@@ -1,7 +1,10 @@
-"""The bundled Hangul font (NanumGothic): registered once, used as the Hangul fallback everywhere.
+"""The bundled fonts: Noto Sans for digits and Latin text, NanumGothic for Hangul.
 
 No system font on a student's machine is guaranteed to have Hangul glyphs, so the app ships
 NanumGothic (regular + bold, OFL) in ``resources/fonts`` and registers it with Qt at start-up.
+NanumGothic's full stop sits low and wide (0.57 reads "0,57" from the back of a room), so Noto
+Sans (OFL) comes first in every family list: Qt draws digits and Latin text with it and falls
+back to NanumGothic, glyph by glyph, for Hangul.
 A missing or unreadable font file is logged and the default family is used instead: never a crash.
 """
 
@@ -14,10 +17,12 @@ from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QGuiApplication
 
 log = logging.getLogger(__name__)
 
-BUNDLED_FAMILY = "NanumGothic"
-FONT_FILES = ("NanumGothic.ttf", "NanumGothicBold.ttf")
+BUNDLED_FAMILY = "NanumGothic"  # Hangul
+LATIN_FAMILY = "Noto Sans"      # digits and Latin text, in front of the Hangul family
+FONT_FILES = ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NanumGothic.ttf", "NanumGothicBold.ttf")
 
 _family: str | None = None  # set by the first load_bundled_fonts() call
+_families: list[str] = []   # the bundled families in drawing order (Latin first)
 
 
 def fonts_dir() -> Path | None:
@@ -42,16 +47,14 @@ def _register(folder: Path | None) -> list[str]:
     return families
 
 
-def _install_app_fallback(family: str) -> None:
-    """Append the bundled family to the application font's family list (Hangul fallback)."""
+def _install_app_fonts(families: list[str]) -> None:
+    """Put the bundled families in front of the application font's own (digits, then Hangul)."""
     app = QGuiApplication.instance()
     if app is None:
         return
     font = QFont(app.font())
     primary = QFontInfo(font).family()
-    if primary == family:
-        return
-    font.setFamilies([primary, family])
+    font.setFamilies(families + [primary] if primary not in families else families)
     app.setFont(font)
 
 
@@ -65,20 +68,29 @@ def load_bundled_fonts() -> str:
         return _family
     if QGuiApplication.instance() is None:
         raise RuntimeError("load_bundled_fonts() needs a QGuiApplication")
-    families = _register(fonts_dir())
-    if families:
-        _family = BUNDLED_FAMILY if BUNDLED_FAMILY in families else families[0]
-        _install_app_fallback(_family)
+    registered = _register(fonts_dir())
+    _families[:] = [f for f in (LATIN_FAMILY, BUNDLED_FAMILY) if f in registered]
+    if BUNDLED_FAMILY in registered:
+        _family = BUNDLED_FAMILY
     else:
         _family = QFontInfo(QGuiApplication.font()).family()
+    if _families:
+        _install_app_fonts(_families)
     return _family
 
 
+def bundled_families() -> list[str]:
+    """The families every text is drawn with, in order: Noto Sans (digits, Latin), NanumGothic
+    (Hangul); the default family alone when the files are missing."""
+    hangul = load_bundled_fonts()
+    return list(_families) or [hangul]
+
+
 def ui_font(point_size: float, bold: bool = False) -> QFont:
-    """The bundled family (falling back to the default one) at `point_size` points."""
-    family = load_bundled_fonts()
+    """The bundled families (then the default ones) at `point_size` points."""
+    families = bundled_families()
     font = QFont(QGuiApplication.font())
-    font.setFamilies([family] + [f for f in font.families() if f != family])
+    font.setFamilies(families + [f for f in font.families() if f not in families])
     font.setPointSizeF(float(point_size))
     font.setBold(bold)
     return font

@@ -93,11 +93,24 @@ def test_custom_name(capsys, tmp_path):
     assert code == 0 and Path(out.strip()) == tmp_path / "slide3.png"
 
 
-@pytest.mark.parametrize("where", ["missing", "under_a_file", "proc"])
+def test_missing_out_folder_is_created_with_its_parents(capsys, tmp_path):
+    out_dir = tmp_path / "figures" / "lab3"
+    code, out, err = main(capsys, *LAB3, "--out", str(out_dir))
+    assert code == 0 and err == ""
+    assert Path(out.strip()).parent == out_dir and Path(out.strip()).is_file()
+
+
+def test_created_folders_are_removed_when_nothing_is_written(capsys, tmp_path):
+    code, out, err = main(capsys, *LAB3, "--out", str(tmp_path / "new" / "deeper"),
+                          "--what", "kv:9")
+    assert code == 2 and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["under_a_file", "below_a_file", "proc"])
 def test_bad_folder_exit_1_nothing_written(capsys, tmp_path, where):
     blocker = tmp_path / "file"
     blocker.write_bytes(b"")
-    out_dir = {"missing": tmp_path / "nope", "under_a_file": blocker / "sub",
+    out_dir = {"under_a_file": blocker / "sub", "below_a_file": blocker / "sub" / "deeper",
                "proc": Path("/proc/self")}[where]
     code, out, err = main(capsys, *LAB3, "--out", str(out_dir))
     assert code == 1 and out == ""

@@ -44,9 +44,10 @@ def latin_font(qapp):
 
 
 def test_bundled_font_has_the_glyphs(qapp):
-    font = figure_font(24)
-    font.setStyleStrategy(QFont.StyleStrategy.NoFontMerging)
+    assert figure_font(24).families()[:2] == ["Noto Sans", "NanumGothic"]  # digits, then Hangul
     assert bundled_family() == "NanumGothic"
+    font = QFont(bundled_family(), 24)
+    font.setStyleStrategy(QFont.StyleStrategy.NoFontMerging)
     assert all(QFontMetricsF(font).inFontUcs4(ord(c)) for c in WORD + OTHER)
 
 

@@ -2,6 +2,8 @@
 
 import logging
 
+import pytest
+
 from PySide6.QtGui import (QColor, QFont, QFontDatabase, QFontMetrics, QGuiApplication, QImage,
                            QPainter, QTextLayout)
 
@@ -44,7 +46,7 @@ def test_fonts_dir_holds_the_ttf_files():
 
 def test_ui_font_has_hangul_glyphs(qapp):
     font = fonts.ui_font(12)
-    assert font.families()[0] == "NanumGothic"
+    assert font.families()[:2] == ["Noto Sans", "NanumGothic"]
     assert font.pointSizeF() == 12
     metrics = QFontMetrics(font)
     for char in "나는학교에버스로갔다":
@@ -65,12 +67,22 @@ def test_hangul_renders_as_glyphs_not_boxes(qapp):
 
 def test_application_font_falls_back_to_the_bundled_family(qapp):
     fonts.load_bundled_fonts()
-    assert "NanumGothic" in QGuiApplication.font().families()
+    assert QGuiApplication.font().families()[:2] == ["Noto Sans", "NanumGothic"]
     assert "NanumGothic" in _fonts_used("학교 abc", QGuiApplication.font())
+
+
+@pytest.mark.parametrize("make_font", [lambda: fonts.ui_font(12), QGuiApplication.font])
+def test_digits_use_the_latin_face_and_hangul_the_korean_one(qapp, make_font):
+    """NanumGothic's low, wide full stop made 0.57 read as 0,57: digits come from Noto Sans."""
+    fonts.load_bundled_fonts()
+    assert _fonts_used("0.57", make_font()) == ["Noto Sans"]
+    assert _fonts_used("학교", make_font()) == ["NanumGothic"]
+    assert set(_fonts_used("학교 0.57", make_font())) == {"Noto Sans", "NanumGothic"}
 
 
 def test_missing_font_files_fall_back_without_crashing(qapp, tmp_path, monkeypatch, caplog):
     monkeypatch.setattr(fonts, "_family", None)
+    monkeypatch.setattr(fonts, "_families", [])
     monkeypatch.setattr(fonts, "fonts_dir", lambda: tmp_path)  # an empty folder
     with caplog.at_level(logging.WARNING, logger="explorer.gui.fonts"):
         family = fonts.load_bundled_fonts()
@@ -81,5 +93,6 @@ def test_missing_font_files_fall_back_without_crashing(qapp, tmp_path, monkeypat
 
 def test_no_fonts_folder_at_all_is_survivable(qapp, monkeypatch):
     monkeypatch.setattr(fonts, "_family", None)
+    monkeypatch.setattr(fonts, "_families", [])
     monkeypatch.setattr(fonts, "fonts_dir", lambda: None)
     assert fonts.load_bundled_fonts()
