@@ -80,6 +80,8 @@ def build_parser() -> OneLineParser:
     dump.add_argument("--kv", action="store_true", help="add the KV-cache step-through")
     from .export_cli import add_export_parser  # here: export_cli imports this module
     add_export_parser(sub)
+    from .train_cli import add_train_parser
+    add_train_parser(sub)
     return parser
 
 
@@ -105,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
             code = run_dump(args)
             sys.stdout.flush()  # a closed pipe shows up here, inside the try
             return code
-        if args.command == "export":
+        if args.command in ("export", "train"):
             return args.run(args)
     except (ConfigError, DeviceUnavailableError) as exc:
         print(f"attention-explorer: error: {exc}", file=sys.stderr)

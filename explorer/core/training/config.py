@@ -37,7 +37,7 @@ class TrainConfig:
     seq_len: int = 32
     seed: int = 0
     lr: float = 3e-3
-    steps: int = 600
+    steps: int = 500
     batch: int = 64
     log_every: int = 10        # steps between logged records (losses, accuracy, probe scores)
     snapshot_every: int = 25   # steps between snapshots (probe attention) for the timeline

@@ -87,7 +87,7 @@ class Task:
 
     def check(self, vocab: int, seq_len: int) -> None:
         """ConfigError if this task (or the probe) cannot be built at this size."""
-        need = max(self.min_vocab, seq_len // 2)  # the probe's first half has distinct tokens
+        need = max(self.min_vocab, probe_half(seq_len))  # the probe's first half has distinct tokens
         if vocab < need:
             raise ConfigError(f"vocabulary size must be at least {need} for task {self.key!r} "
                               f"at sequence length {seq_len}, got {vocab}")
@@ -106,12 +106,23 @@ TASKS: dict[str, Task] = {t.key: t for t in (
 )}
 
 
+def probe_half(seq_len: int) -> int:
+    """L, the length of the probe's repeated segment: 3/8 of seq_len (12 for 32), at least 2.
+
+    Not seq_len / 2: the fixed-offset task puts its copy exactly seq_len / 2 after the segment,
+    so on a probe repeating at that distance the pitfall's positional head ("look seq_len/2 − 1
+    back") would score as a perfect induction head (measured: 0.87). At distance 3/8·seq_len only
+    a head that matches tokens scores.
+    """
+    return max(2, 3 * seq_len // 8)
+
+
 def probe_tokens(vocab: int, seq_len: int) -> np.ndarray:
-    """The fixed probe: L = seq_len // 2 distinct random tokens, then the same L again. (2L,)
+    """The fixed probe: L = probe_half(seq_len) distinct random tokens, then the same L again. (2L,)
 
     Role scores are read from the attention on this one sequence at every logged step, so
     curves from different steps, seeds and tasks are comparable.
     """
-    half = seq_len // 2
+    half = probe_half(seq_len)
     first = np.random.default_rng(PROBE_SEED).permutation(vocab)[:half]  # (L,)
     return np.concatenate([first, first])

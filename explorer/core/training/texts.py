@@ -43,13 +43,13 @@ TEXTS: dict[str, TrainingText] = {t.key: t for t in (
         "모델이 복사하는 방법을 찾은 것입니다."),
     TrainingText(
         "heads", "Heads on the probe", "탐침 시퀀스 위의 헤드",
-        "Every head's attention is drawn on one fixed probe: L = seq_len / 2 distinct random tokens, "
-        "then the same L tokens again. The probe never changes, so frames from different steps can be "
+        "Every head's attention is drawn on one fixed probe: L = 3/8 · seq_len distinct random tokens "
+        "(12 for 32), then the same L tokens again. The probe never changes, so frames from different steps can be "
         "compared. A previous-token head shows a line just below the diagonal (each token looks one "
         "back). An induction head shows, in the second half, a line L − 1 below the diagonal: token i "
         "looks at the token right after the earlier copy of itself — the token it must predict.",
         "모든 헤드의 어텐션을 하나의 고정 탐침 시퀀스 위에 그립니다: 서로 다른 무작위 토큰 "
-        "L = seq_len / 2개, 그리고 같은 L개 토큰을 한 번 더. 탐침은 바뀌지 않으므로 서로 다른 "
+        "L = 3/8 · seq_len개(32이면 12개), 그리고 같은 L개 토큰을 한 번 더. 탐침은 바뀌지 않으므로 서로 다른 "
         "스텝의 그림을 비교할 수 있습니다. 이전 토큰 헤드는 대각선 바로 아래에 선이 보입니다 (각 "
         "토큰이 한 칸 앞을 봅니다). 유도(induction) 헤드는 뒤쪽 절반에서 대각선보다 L − 1 아래에 "
         "선이 보입니다: 토큰 i가 자기 자신의 앞선 복사본 바로 다음 토큰, 즉 예측해야 할 토큰을 봅니다."),
