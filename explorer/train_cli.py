@@ -118,7 +118,6 @@ def _check_out(out: Path) -> None:
 
 def run_train(args: argparse.Namespace) -> int:
     """Train as the options say; ConfigError / DeviceUnavailableError go up to cli.main (exit 2)."""
-    from .core.training import Trainer  # imports torch
     config = config_from_args(args)
     if args.threads is not None and not 1 <= args.threads <= 256:
         raise ConfigError(f"threads must be between 1 and 256, got {args.threads}")
@@ -126,6 +125,7 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         if out:
             _check_out(out)
+        from .core.training import Trainer  # imports torch: only once the options are known good
         start = time.perf_counter()
         trainer = Trainer(config, threads=args.threads)
         for _ in trainer.run():

@@ -25,7 +25,8 @@ def test_the_config_is_frozen():
     ({"n_heads": 2.0}, "heads must be a whole number, got 2.0"),
     ({"d_model": True}, "d_model must be a whole number, got True"),
     ({"seq_len": 4}, "sequence length must be between 8 and 256, got 4"),
-    ({"vocab": 8, "seq_len": 64}, "vocabulary size must be at least 24 for task 'induction' at sequence length 64, got 8"),
+    ({"vocab": 8, "seq_len": 64},
+     "vocabulary size must be at least 24 for task 'induction' at sequence length 64, got 8"),
     ({"task": "sort", "vocab": 2, "seq_len": 8}, "vocabulary size must be at least 3 for task 'sort'"),
     ({"seed": -1}, "seed must be between 0 and 4294967295, got -1"),
     ({"lr": 0.0}, "learning rate must be a number in (0, 1], got 0.0"),
@@ -34,6 +35,8 @@ def test_the_config_is_frozen():
     ({"batch": 0}, "batch must be between 1 and 4096, got 0"),
     ({"log_every": 0}, "log interval must be between 1"),
     ({"snapshot_every": -5}, "snapshot interval must be between 1"),
+    ({"steps": 100_000, "snapshot_every": 1, "seq_len": 256, "vocab": 256, "n_heads": 16},
+     "snapshots would take"),
     ({"device": "gpu"}, "device must be cpu, cuda or cuda:N, got 'gpu'"),
 ])
 def test_each_bad_field_is_named_in_the_message(changes, message):

@@ -2,8 +2,10 @@
 
 The recipe's settings (TrainConfig defaults: 2 layers, 4 heads, d_model 64, vocab 64, seq 32,
 AdamW 3e-3, batch 64) for the default 500 steps. Seeds 0–7 were all measured to pass (phase
-change at step 180–210, layer-0 previous-token ≥ 0.9, layer-1 induction ≥ 0.9 on the probe);
-three are run here to keep the suite fast (~6 s each on an idle 2-core machine).
+change at step 180–200, final layer-0 previous-token 0.91–0.96, layer-1 induction 0.89–0.97 on
+the probe); seeds 0–2 are run here to keep the suite fast (~6 s each on an idle 2-core machine).
+The fixed-offset variant was measured on seeds 0–2: loss → 0, best previous-token 0.07–0.08,
+best induction 0.06–0.08, accuracy on random-offset copies 0.11–0.12.
 """
 
 import numpy as np

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from explorer.cli import main
+
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["train", "--steps", "12", "--log-every", "4", "--batch", "8", "--d-model", "16", "--heads", "2"]
 
@@ -39,7 +41,7 @@ def test_cuda_without_a_gpu_is_one_line_exit_2():
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "CUDA" in proc.stderr
 
 
-def test_json_run_prints_one_object_with_the_curves(tmp_path):
+def test_json_run_prints_one_object_with_the_curves(tmp_path, capsys):
     out = tmp_path / "m.safetensors"
     proc = cli(*SMALL, "--seed", "3", "--json", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -54,14 +56,15 @@ def test_json_run_prints_one_object_with_the_curves(tmp_path):
     assert result["config"]["seed"] == 3 and result["seconds"] > 0
     from explorer.core.training import load_model
     assert load_model(out)[1].seed == 3
-    again = json.loads(cli(*SMALL, "--seed", "3", "--json").stdout)
+    assert main([*SMALL, "--seed", "3", "--json"]) == 0  # in this process: the same numbers
+    again = json.loads(capsys.readouterr().out)
     assert again["loss"] == result["loss"] and again["scores"] == result["scores"]
 
 
-def test_without_json_a_short_summary(tmp_path):
-    proc = cli(*SMALL, "--task", "sort")
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("trained sort for 12 steps") and "held-out loss" in proc.stdout
+def test_without_json_a_short_summary(capsys):
+    assert main([*SMALL, "--task", "sort"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("trained sort for 12 steps") and "held-out loss" in out
 
 
 def test_an_unwritable_out_is_one_line_exit_1_and_leaves_nothing(tmp_path):

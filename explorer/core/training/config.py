@@ -23,11 +23,18 @@ MAX_VOCAB = 1024
 MIN_SEQ_LEN, MAX_SEQ_LEN = 8, 256
 MAX_STEPS = 100_000
 MAX_BATCH = 4096
+# Snapshots (probe attention for every head) are kept in memory for the timeline: 500 steps every
+# 25 at the recipe's size is 21 frames of 18 KiB; 100 000 steps every step at seq 256 would be 470 GB.
+MAX_SNAPSHOT_BYTES = 256 * 1024**2
 
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """A run of the measured recipe by default (../shared/learned-models.md, "A model trained in the window")."""
+    """A run of the measured recipe by default.
+
+    ../shared/learned-models.md, "A model trained in the window"; re-measured here: see
+    tests/training/test_phase_change.py and benchmarks/training.py.
+    """
 
     task: str = "induction"
     n_layers: int = 2
@@ -76,6 +83,17 @@ def _int_in(name: str, value, low: int, high: int) -> None:
         raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
 
 
+def _check_snapshot_memory(config: TrainConfig) -> None:
+    from .tasks import probe_half
+    frames = config.steps // config.snapshot_every + 2  # step 0 and the last step too
+    probe = 2 * probe_half(config.seq_len)
+    size = frames * config.n_layers * config.n_heads * probe * probe * 4  # float32
+    if size > MAX_SNAPSHOT_BYTES:
+        least = -(-config.steps * config.n_layers * config.n_heads * probe * probe * 4 // MAX_SNAPSHOT_BYTES)
+        raise ConfigError(f"{frames} snapshots would take {size / 1024**2:.0f} MiB; use a snapshot "
+                          f"interval of at least {least} steps")
+
+
 def validate_train(config: TrainConfig) -> TrainConfig:
     """Return `config` if every field is usable, else raise ConfigError saying which and why."""
     if config.task not in TASKS:
@@ -95,6 +113,7 @@ def validate_train(config: TrainConfig) -> TrainConfig:
     _int_in("batch", config.batch, 1, MAX_BATCH)
     _int_in("log interval", config.log_every, 1, MAX_STEPS)
     _int_in("snapshot interval", config.snapshot_every, 1, MAX_STEPS)
+    _check_snapshot_memory(config)
     if not isinstance(config.device, str) or not _DEVICE_RE.match(config.device):
         raise ConfigError(f"device must be cpu, cuda or cuda:N, got {config.device!r}")
     return config

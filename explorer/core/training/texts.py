@@ -32,20 +32,20 @@ TEXTS: dict[str, TrainingText] = {t.key: t for t in (
         "trained to copy: each sequence holds a random segment of 5–15 tokens and, later at a random "
         "place, the same segment again. The loss counts only the repeated part. Train loss is the "
         "batch just trained on; held-out loss and accuracy come from a fixed batch the model never "
-        "trains on. At first the loss sits near ln(vocab) (ln 64 ≈ 4.16: guessing), then stays on a "
-        "plateau, then falls steeply within a few dozen steps while the accuracy jumps: the model "
-        "has found a way to copy.",
+        "trains on. Within a few dozen steps the loss falls to about ln(vocab) (ln 64 ≈ 4.16: no "
+        "better than guessing), stays on that plateau, then falls steeply within a few dozen steps "
+        "while the accuracy jumps: the model has found a way to copy.",
         "모델은 어텐션 헤드만으로 된 2층 트랜스포머(MLP, LayerNorm 없음)이고, 복사를 배웁니다: 각 "
         "시퀀스에는 5–15개 토큰의 무작위 구간이 있고, 뒤의 무작위 위치에 같은 구간이 한 번 더 "
         "나옵니다. 손실은 반복된 부분만 셉니다. 학습 손실은 방금 학습한 배치의 손실이고, 검증 손실과 "
-        "정확도는 학습에 쓰지 않는 고정 배치에서 잽니다. 처음 손실은 ln(vocab) 근처(ln 64 ≈ 4.16: "
-        "찍기)이고, 한동안 평평하다가 수십 스텝 만에 가파르게 떨어지며 정확도가 뛰어오릅니다: "
-        "모델이 복사하는 방법을 찾은 것입니다."),
+        "정확도는 학습에 쓰지 않는 고정 배치에서 잽니다. 손실은 수십 스텝 안에 ln(vocab) 근처"
+        "(ln 64 ≈ 4.16: 찍기와 다를 바 없음)로 내려와 한동안 평평하게 머물다가, 수십 스텝 만에 "
+        "가파르게 떨어지며 정확도가 뛰어오릅니다: 모델이 복사하는 방법을 찾은 것입니다."),
     TrainingText(
         "heads", "Heads on the probe", "탐침 시퀀스 위의 헤드",
-        "Every head's attention is drawn on one fixed probe: L = 3/8 · seq_len distinct random tokens "
-        "(12 for 32), then the same L tokens again. The probe never changes, so frames from different steps can be "
-        "compared. A previous-token head shows a line just below the diagonal (each token looks one "
+        "Every head's attention is drawn on one fixed probe: L = 3/8 · seq_len distinct random "
+        "tokens (12 for 32), then the same L tokens again. The probe never changes, so frames from "
+        "different steps can be compared. A previous-token head shows a line just below the diagonal (each token looks one "
         "back). An induction head shows, in the second half, a line L − 1 below the diagonal: token i "
         "looks at the token right after the earlier copy of itself — the token it must predict.",
         "모든 헤드의 어텐션을 하나의 고정 탐침 시퀀스 위에 그립니다: 서로 다른 무작위 토큰 "

@@ -97,7 +97,8 @@ class Trainer:
         self.seconds = 0.0
         self.records: list[LogRecord] = []
         self.snapshots: list[Snapshot] = []
-        self._log(train_loss=float("nan"))
+        with _threads(threads):
+            self._log(train_loss=float("nan"))
 
     @property
     def done(self) -> bool:
