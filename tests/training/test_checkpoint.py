@@ -8,6 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 safetensors_torch = pytest.importorskip("safetensors.torch")
 
+from explorer.core import ConfigError  # noqa: E402
 from explorer.core.training import (CheckpointError, TrainConfig, Trainer,  # noqa: E402
                                     load_model)
 from explorer.core.training.checkpoint import FORMAT  # noqa: E402
@@ -35,6 +36,8 @@ def test_a_loaded_model_gives_identical_attention_and_logits(trained, tmp_path):
         assert torch.equal(a, b)
     # a trainer built on the loaded model sees the same probe attention
     np.testing.assert_array_equal(Trainer(config, model=model).probe_attention(), trained.probe_attention())
+    with pytest.raises(ConfigError, match="the model has d_model 32, the config asks for 64"):
+        Trainer(config.replace(d_model=64), model=model)
 
 
 def test_the_file_is_plain_safetensors_with_the_config_in_its_metadata(trained, tmp_path):

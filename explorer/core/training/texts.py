@@ -91,3 +91,14 @@ TEXTS: dict[str, TrainingText] = {t.key: t for t in (
         "않고, 다른 위치의 복사본에서는 실패합니다. 간격이 무작위여야 토큰을 맞춰 보는 것만이 "
         "유일한 해법이 됩니다."),
 )}
+
+# What each task asks, for a task menu: key -> (English, 한국어).
+TASK_TITLES: dict[str, tuple[str, str]] = {
+    "induction": ("Copy a repeated segment (random offset: induction)",
+                  "반복된 구간 복사 (무작위 위치: 유도 헤드)"),
+    "induction-fixed": ("Copy a repeated segment at a fixed offset (pitfall: a positional head)",
+                        "고정 위치의 반복 구간 복사 (함정: 위치 헤드)"),
+    "previous-token": ("Output the previous token", "이전 토큰 출력"),
+    "reverse": ("Reverse a list of 10 tokens", "토큰 10개 목록 뒤집기"),
+    "sort": ("Sort a list of 10 tokens", "토큰 10개 목록 정렬"),
+}

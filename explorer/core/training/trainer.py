@@ -30,6 +30,7 @@ import torch
 from torch.nn import functional as F
 
 from ..backends import resolve_torch_device
+from ..config import ConfigError
 from .config import TrainConfig, validate_train
 from .model import TinyTransformer, build_model
 from .scores import role_scores, switch_steps
@@ -79,12 +80,29 @@ def _masked_loss_and_accuracy(logits, targets, mask) -> tuple:
     return loss, accuracy
 
 
+_SHAPE_FIELDS = ("n_layers", "n_heads", "d_model", "vocab", "seq_len")
+
+
+def _check_same_shape(model_config: TrainConfig, config: TrainConfig) -> None:
+    """A given model (e.g. a loaded one, trained further) must have the config's architecture."""
+    for name in _SHAPE_FIELDS:
+        if getattr(model_config, name) != getattr(config, name):
+            raise ConfigError(f"the model has {name} {getattr(model_config, name)}, "
+                              f"the config asks for {getattr(config, name)}")
+
+
 class Trainer:
     def __init__(self, config: TrainConfig, threads: int | None = 1,
                  model: TinyTransformer | None = None):
+        """A fresh model from config.seed, or `model` (e.g. from load_model) trained further.
+
+        The optimiser always starts fresh (its moments are not saved with a model).
+        """
         self.config = validate_train(config)
         self.threads = threads
         self.device = resolve_torch_device(config.device)  # DeviceUnavailableError if absent
+        if model is not None:
+            _check_same_shape(model.config, config)
         with _threads(threads):
             self.model = (model or build_model(config)).to(self.device)
             self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr)
