@@ -30,6 +30,13 @@ def test_logs_at_zero_every_interval_and_the_end_and_snapshots_likewise():
     np.testing.assert_array_equal(snap.attention, trainer.probe_attention())
 
 
+def test_snapshots_do_not_depend_on_the_log_interval():
+    trainer = Trainer(SMALL.replace(steps=30, log_every=20, snapshot_every=7))
+    list(trainer.run())
+    assert [r.step for r in trainer.records] == [0, 20, 30]
+    assert [s.step for s in trainer.snapshots] == [0, 7, 14, 21, 28, 30]
+
+
 def test_the_held_out_loss_falls_and_the_accuracy_rises():
     """previous-token with one layer is learnt in a few dozen steps."""
     trainer = Trainer(TrainConfig(task="previous-token", n_layers=1, steps=120, log_every=40, seed=1))

@@ -152,15 +152,21 @@ class Trainer:
 
     @torch.no_grad()
     def _log(self, train_loss: float) -> None:
+        """Record the curves at a log step and/or keep a snapshot at a snapshot step (one evaluation)."""
+        step = self.step_count
+        at_log = step % self.config.log_every == 0 or self.done
+        at_snapshot = step % self.config.snapshot_every == 0 or self.done
+        if not (at_log or at_snapshot):
+            return
         self.model.eval()
         logits, _ = self.model(self._heldout[0])
         loss, accuracy = _masked_loss_and_accuracy(logits, *self._heldout[1:])
         attention = self.probe_attention()
         scores = role_scores(attention)  # (L, h, 2)
-        step = self.step_count
-        self.records.append(LogRecord(step, train_loss, float(loss), float(accuracy), scores,
-                                      self.seconds))
-        if step % self.config.snapshot_every == 0 or self.done:
+        if at_log:
+            self.records.append(LogRecord(step, train_loss, float(loss), float(accuracy), scores,
+                                          self.seconds))
+        if at_snapshot:
             self.snapshots.append(Snapshot(step, attention, scores, float(loss)))
 
     def step(self, n: int = 1) -> list[LogRecord]:
@@ -168,9 +174,7 @@ class Trainer:
         before = len(self.records)
         with _threads(self.threads):
             for _ in range(max(0, min(n, self.config.steps - self.step_count))):
-                loss = self._train_one()
-                if self.step_count % self.config.log_every == 0 or self.done:
-                    self._log(loss)
+                self._log(self._train_one())
         return self.records[before:]
 
     def run(self, should_stop: Callable[[], bool] = lambda: False) -> Iterator[LogRecord]:
