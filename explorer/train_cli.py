@@ -67,16 +67,16 @@ def _num(x: float):
 
 def result_to_dict(trainer, wall_seconds: float, out: Path | None) -> dict:
     """Everything `--json` prints: curves per logged step, switch steps per head, timings."""
-    records = trainer.records
+    curves = trainer.curves()
     switches = trainer.switch_steps()
     return {
         "config": json.loads(trainer.config.to_json()),
-        "steps": [r.step for r in records],
-        "loss": [_num(r.heldout_loss) for r in records],        # held-out batch
-        "train_loss": [_num(r.train_loss) for r in records],    # null at step 0
-        "accuracy": [_num(r.accuracy) for r in records],
+        "steps": curves["steps"].tolist(),
+        "loss": [_num(x) for x in curves["heldout_loss"]],        # held-out batch
+        "train_loss": [_num(x) for x in curves["train_loss"]],    # null at step 0
+        "accuracy": [_num(x) for x in curves["accuracy"]],
         "scores": [[[{role: _num(head[i]) for i, role in enumerate(ROLES)} for head in layer]
-                    for layer in r.scores] for r in records],    # [step][layer][head]{role}
+                    for layer in step] for step in curves["scores"]],  # [step][layer][head]{role}
         "switch_step": switches,                                  # [layer][head]{role: step|null}
         "phase_change_step": phase_change_step(switches),
         "seconds": round(trainer.seconds, 4),                     # training steps only

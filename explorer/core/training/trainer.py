@@ -187,7 +187,18 @@ class Trainer:
         from .checkpoint import save_model
         return save_model(self.model, path, self.step_count)
 
+    def curves(self) -> dict[str, np.ndarray]:
+        """The records so far as arrays, ready to plot. n = number of logged steps."""
+        r = self.records
+        return {
+            "steps": np.array([x.step for x in r]),                  # (n,)
+            "train_loss": np.array([x.train_loss for x in r]),       # (n,) nan at step 0
+            "heldout_loss": np.array([x.heldout_loss for x in r]),   # (n,)
+            "accuracy": np.array([x.accuracy for x in r]),           # (n,)
+            "scores": np.stack([x.scores for x in r]),               # (n, layers, heads, 2)
+        }
+
     def switch_steps(self) -> list:
         """[layer][head] {role: step or None} from the records so far (scores.switch_step rule)."""
-        steps = np.array([r.step for r in self.records])
-        return switch_steps(steps, np.stack([r.scores for r in self.records]))
+        c = self.curves()
+        return switch_steps(c["steps"], c["scores"])
