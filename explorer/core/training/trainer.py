@@ -12,10 +12,10 @@ intra-op threads (1 and 2 threads differ in the last bits of a float32 sum). So 
 the count: `threads` (default 1) is set for its own steps and the old value put back after each
 call (torch's thread count is process-wide); None leaves torch's setting alone.
 
-Why one thread by default: on this 2-core machine two threads are only ~25 % faster when the
-machine is idle (8.5 vs 11.3 ms a step), but when anything else runs (the window's own drawing,
-another process) OpenMP's two threads wait on each other and a step took 15× longer (1.04 s vs
-70 ms at load average 6). One thread also leaves a core to the GUI thread.
+Why one thread by default: on this 2-core machine two threads were only ~25 % faster at a quiet
+moment (8.5 vs 11.3 ms a step), but when anything else runs (the window's own drawing, another
+process) OpenMP's two threads wait on each other: 87 vs 18 ms a step at load average 3.3, 1.04 s
+vs 70 ms at 6 (benchmarks/training.py). One thread also leaves a core to the GUI thread.
 """
 
 from __future__ import annotations
