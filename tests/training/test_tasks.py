@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from explorer.core.training import TASKS, probe_tokens
 from explorer.core.training.tasks import probe_half
@@ -69,3 +71,19 @@ def test_the_probe_repeats_distinct_tokens_at_a_distance_unlike_the_fixed_offset
     assert len(set(probe[:half].tolist())) == half
     np.testing.assert_array_equal(probe[:half], probe[half:])
     np.testing.assert_array_equal(probe, probe_tokens(V, T))  # fixed
+
+
+@settings(max_examples=60, deadline=None)
+@given(task=st.sampled_from(sorted(TASKS)), seq_len=st.integers(8, 80), extra_vocab=st.integers(0, 40),
+       seed=st.integers(0, 2**32 - 1))
+def test_any_valid_size_gives_well_formed_batches(task, seq_len, extra_vocab, seed):
+    vocab = max(3, probe_half(seq_len)) + extra_vocab
+    TASKS[task].check(vocab, seq_len)
+    inputs, targets, mask = TASKS[task].batch(np.random.default_rng(seed), 4, vocab, seq_len)
+    assert inputs.shape == targets.shape == mask.shape == (4, seq_len)
+    assert mask.any(axis=1).all()  # every sequence has something to learn
+    assert 0 <= inputs.min() and inputs.max() < vocab and 0 <= targets.min() and targets.max() < vocab
+    if task.startswith("induction"):  # every scored answer follows an earlier occurrence
+        for row, i in zip(*np.nonzero(mask)):
+            earlier = np.flatnonzero(inputs[row, :i] == inputs[row, i])
+            assert any(inputs[row, j + 1] == targets[row, i] for j in earlier)

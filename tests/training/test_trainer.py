@@ -93,3 +93,16 @@ def test_cuda_training_is_reproducible():
     for t in (a, b):
         list(t.run())
     assert curves(a) == curves(b)
+
+
+@pytest.mark.parametrize("task", ["induction", "induction-fixed", "previous-token", "reverse", "sort"])
+@pytest.mark.parametrize("size", [dict(seq_len=8, vocab=3, d_model=2, n_heads=2, n_layers=1),
+                                  dict(seq_len=40, vocab=20, d_model=24, n_heads=3, n_layers=2)])
+def test_every_task_trains_at_small_and_odd_sizes(task, size):
+    config = TrainConfig(task=task, steps=3, log_every=1, batch=4, **size)
+    trainer = Trainer(config)
+    list(trainer.run())
+    assert [r.step for r in trainer.records] == [0, 1, 2, 3]
+    assert all(np.isfinite(r.heldout_loss) for r in trainer.records)
+    probe = 2 * (3 * size["seq_len"] // 8)
+    assert trainer.snapshots[-1].attention.shape == (size["n_layers"], size["n_heads"], probe, probe)
