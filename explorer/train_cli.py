@@ -2,8 +2,9 @@
 
     attention-explorer train --task induction --steps 600 --seed 0 --json
 
-Exit codes: 0 trained (and saved with --out), 1 the model file could not be written (nothing
-left behind), 2 bad options (one line on stderr, as in cli.main).
+Exit codes: 0 trained (and saved with --out), 1 the model file could not be written or exists
+without --force (nothing left behind, checked before training too), 2 bad options (one line on
+stderr, as in cli.main), 130 interrupted with Ctrl+C (nothing saved).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .core.training import (ROLES, TASKS, CheckpointError, TrainConfig, phase_ch
                             validate_train)
 
 EXIT_FILES = 1
+EXIT_INTERRUPTED = 130  # the shell's code for Ctrl+C
 _DEFAULTS = TrainConfig()
 # option -> TrainConfig field (options left out keep the recipe's value)
 _FIELDS = {"task": "task", "steps": "steps", "seed": "seed", "layers": "n_layers",
@@ -49,6 +51,7 @@ def add_train_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=1,
                         help="torch intra-op threads (default 1; the same count gives the same curves)")
     parser.add_argument("--out", metavar="FILE.safetensors", help="save the trained model here")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run_train)
     return parser
@@ -108,12 +111,14 @@ def summary(result: dict) -> str:
     return "\n".join(lines)
 
 
-def _check_out(out: Path) -> None:
-    """Fail before training, not after, if the file cannot be written there."""
+def _check_out(out: Path, force: bool) -> None:
+    """Fail before training, not after, if the file cannot or should not be written there."""
     if not out.parent.is_dir():
         raise CheckpointError(f"cannot write {out}: folder {out.parent} does not exist")
     if out.is_dir():
         raise CheckpointError(f"cannot write {out}: it is a folder")
+    if out.exists() and not force:
+        raise CheckpointError(f"{out} exists; add --force to overwrite it")
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -124,7 +129,7 @@ def run_train(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     try:
         if out:
-            _check_out(out)
+            _check_out(out, args.force)
         from .core.training import Trainer  # imports torch: only once the options are known good
         start = time.perf_counter()
         trainer = Trainer(config, threads=args.threads)
@@ -136,6 +141,9 @@ def run_train(args: argparse.Namespace) -> int:
     except CheckpointError as exc:
         print(f"attention-explorer: error: {exc}", file=sys.stderr)
         return EXIT_FILES
+    except KeyboardInterrupt:
+        print("attention-explorer: training interrupted, nothing saved", file=sys.stderr)
+        return EXIT_INTERRUPTED
     result = result_to_dict(trainer, wall, out)
     print(json.dumps(result) if args.json else summary(result))
     return 0

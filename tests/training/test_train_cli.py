@@ -71,3 +71,14 @@ def test_an_unwritable_out_is_one_line_exit_1_and_leaves_nothing(tmp_path):
     proc = cli(*SMALL, "--out", str(tmp_path / "no" / "m.safetensors"))
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "does not exist" in proc.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_out_is_kept_without_force(tmp_path, capsys):
+    out = tmp_path / "m.safetensors"
+    out.write_bytes(b"keep me")
+    assert main([*SMALL, "--out", str(out)]) == 1
+    assert "exists; add --force" in capsys.readouterr().err
+    assert out.read_bytes() == b"keep me"
+    assert main([*SMALL, "--out", str(out), "--force"]) == 0
+    from explorer.core.training import load_model
+    assert load_model(out)[2] == 12
