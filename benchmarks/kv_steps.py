@@ -54,7 +54,7 @@ def measure_steps(app, panel, n: int) -> tuple[list[float], list[float]]:
 
 def measure_play(app, panel, seconds: float) -> float:
     """Steps per second the timer really achieves at the top speed."""
-    from explorer.gui.kv_controls import MAX_SPEED
+    from explorer.gui.kv.controls import MAX_SPEED
     panel.set_step(0)
     panel.set_speed(MAX_SPEED)
     shown = []
@@ -73,7 +73,7 @@ def measure_play(app, panel, seconds: float) -> float:
 def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
     app = QApplication.instance() or QApplication([])
-    from explorer.gui.kv_panel import KVPanel
+    from explorer.gui.kv.panel import KVPanel
     sizes = [tuple(int(a) for a in argv[:3])] if len(argv) >= 3 else SIZES
     print(f"{'n, d, h':>18} {'trace s':>8} {'median ms':>10} {'p90 ms':>8} {'cpu ms':>7} "
           f"{'steps/s':>8} {'played/s':>9}")

@@ -84,8 +84,8 @@ def wait_for(app, condition, timeout_s: float = 60.0) -> None:
 
 def open_window(app, n: int, d: int, h: int):
     from explorer.core import AttentionConfig
-    from explorer.gui.main_window import MainWindow
-    from explorer.gui.state import AppState
+    from explorer.gui.window.main_window import MainWindow
+    from explorer.app.state import AppState
     state = AppState(AttentionConfig(tokens=tuple(f"t{i}" for i in range(n)), d_model=d,
                                      n_heads=h, seed=1))
     state.view.show_values = "on" if n <= 16 else "auto"
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     wanted = set(args.only) if args.only else None
     from PySide6.QtWidgets import QApplication
     app = QApplication.instance() or QApplication([])
-    from explorer.gui.fonts import load_bundled_fonts
+    from explorer.gui.plotting.fonts import load_bundled_fonts
     load_bundled_fonts()
     medians, spreads = {}, {}
     for n, d, h in CASES:

@@ -39,6 +39,6 @@ def test_the_window_icon_is_package_data_and_loads():
     assert any(fn.fnmatch("attention-explorer.png", p) for p in patterns)
     from PySide6.QtWidgets import QApplication
     QApplication.instance() or QApplication([])
-    from explorer.gui.resources import app_icon
+    from explorer.gui.plotting.resources import app_icon
     icon = app_icon()
     assert not icon.isNull() and icon.availableSizes()[0].width() == 256

@@ -35,12 +35,12 @@ def theme(name: str) -> Theme:
 
 def bundled_family() -> str:
     """The bundled Hangul font's family (registered once by gui.fonts). Needs a QGuiApplication."""
-    from ..gui.fonts import load_bundled_fonts
+    from ..gui.plotting.fonts import load_bundled_fonts
     return load_bundled_fonts()
 
 
 def figure_font(point_size: float, bold: bool = False) -> QFont:
-    from ..gui.fonts import bundled_families
+    from ..gui.plotting.fonts import bundled_families
     font = QFont()
     font.setFamilies(bundled_families())
     font.setPointSizeF(point_size)

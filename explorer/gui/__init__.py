@@ -1,7 +1,8 @@
-"""Qt views of Attention Explorer.
+"""Qt views of Attention Explorer, one package per view.
 
-The window: ``app.run_app`` starts it; ``state.AppState`` holds config and result, computed by
-``worker.ComputeWorker`` off the GUI thread; ``main_window.MainWindow`` composes the controls
-(``controls*.py``), the heads grid (``heads_view.HeadsGrid``), the other views and menus.
+``window`` (the main window, its menus, shortcuts, export dialog and ``app.run_app``) composes
+``controls`` (the left panel), ``heads`` (the heads grid), ``pe`` (positional encoding), ``kv``
+(the KV cache) and ``topics`` (the course's further topics); ``plotting`` holds the primitives
+they share (fonts, colormaps, ticks, heatmap items). The state they show lives in ``explorer.app``.
 Importing this package imports no Qt module; the submodules do.
 """

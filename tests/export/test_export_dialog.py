@@ -1,6 +1,5 @@
 """File → Export… and Copy figure on a real main window."""
 
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -8,28 +7,17 @@ from PySide6.QtGui import QGuiApplication, QImage
 
 from explorer import cli
 from explorer.core import get_preset
-from explorer.export.figures import ExportOptions
-from explorer.export.from_window import current_spec, export_from_window
+from explorer.gui.window.figures import ExportOptions
+from explorer.gui.window.from_window import current_spec, export_from_window
 from explorer.export.naming import FigureSpec
-from explorer.gui.export_dialog import copy_figure, open_export_dialog
-from explorer.gui.main_window import MainWindow
-from explorer.gui.state import AppState
+from explorer.gui.window.export_dialog import copy_figure, open_export_dialog
 
 LAB3 = get_preset("course-lab3").config
 
 
 @pytest.fixture
-def window(qtbot):
-    state = AppState(LAB3)
-    win = MainWindow(state, rng=random.Random(0))
-    qtbot.addWidget(win)
-    win.resize(1200, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    qtbot.waitUntil(lambda: state.result is not None and state.is_idle(), timeout=30_000)
-    yield win
-    win.close()
-    state.shutdown()
+def window(make_window):
+    return make_window(LAB3, size=(1200, 800))
 
 
 def test_actions_are_in_the_file_menu(window):

@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 from explorer.core import MAX_D_MODEL, MAX_TOKENS, AttentionConfig
-from explorer.gui.settings import Settings, save_settings
+from explorer.app.settings import Settings, save_settings
 
 REPO = Path(__file__).resolve().parents[2]
 HANG_S = 3600  # a blocked job sleeps this long: far past the subprocess timeout
@@ -24,9 +24,10 @@ LAUNCHER = textwrap.dedent(f"""
     import sys, threading, time
     sys.path.insert(0, {str(REPO)!r})
     from explorer.core import forward
-    from explorer.gui import app, state
+    from explorer.app import state
+    from explorer.gui.window import app
     from explorer.gui.topics.runner import TopicRunner
-    from explorer.gui.worker import ComputeWorker
+    from explorer.app.worker import ComputeWorker
 
     BLOCKED_SEED = 7
 

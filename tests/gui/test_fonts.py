@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtGui import (QColor, QFont, QFontDatabase, QFontMetrics, QGuiApplication, QImage,
                            QPainter, QTextLayout)
 
-from explorer.gui import fonts
+from explorer.gui.plotting import fonts
 
 
 def _image_of(text: str, font: QFont) -> QImage:
@@ -84,7 +84,7 @@ def test_missing_font_files_fall_back_without_crashing(qapp, tmp_path, monkeypat
     monkeypatch.setattr(fonts, "_family", None)
     monkeypatch.setattr(fonts, "_families", [])
     monkeypatch.setattr(fonts, "fonts_dir", lambda: tmp_path)  # an empty folder
-    with caplog.at_level(logging.WARNING, logger="explorer.gui.fonts"):
+    with caplog.at_level(logging.WARNING, logger="explorer.gui.plotting.fonts"):
         family = fonts.load_bundled_fonts()
     assert family  # the default family, whatever it is here
     assert "not found" in caplog.text

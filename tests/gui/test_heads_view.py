@@ -6,9 +6,9 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage
 
 from explorer.core import PRESETS, AttentionConfig, forward
-from explorer.gui.cell_text_item import CellTextItem
-from explorer.gui.colormaps import COLORMAPS, dark_text_mask, get_colormap
-from explorer.gui.heads_view import MAX_GRID_HEADS, HeadsGrid, choose_columns
+from explorer.gui.plotting.cell_text_item import CellTextItem
+from explorer.gui.plotting.colormaps import COLORMAPS, dark_text_mask, get_colormap
+from explorer.gui.heads.grid import MAX_GRID_HEADS, HeadsGrid, choose_columns
 
 WORDS = "the cat that the dog chased ran up the old tree and sat there on a mat".split()
 
@@ -207,7 +207,7 @@ def test_greyscale_uses_another_mask_colour(grid, qtbot):
 
 def test_mask_with_many_runs_is_drawn_from_an_image():
     from PySide6.QtGui import QColor, QImage
-    from explorer.gui.mask_item import MAX_RUNS, fill_of, masked_runs
+    from explorer.gui.plotting.mask_item import MAX_RUNS, fill_of, masked_runs
     causal = ~np.tri(6, dtype=bool)
     rows, starts, stops = masked_runs(causal)
     assert rows.tolist() == [0, 1, 2, 3, 4] and stops.tolist() == [6] * 5

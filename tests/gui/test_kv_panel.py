@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from explorer.core import AttentionConfig, get_preset, run_kv_cache
-from explorer.gui.kv_cache_view import concat_heads
-from explorer.gui.kv_panel import KVPanel
+from explorer.gui.kv.cache_view import concat_heads
+from explorer.gui.kv.panel import KVPanel
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE = get_preset("course-lab3").config.replace(positional=True)
@@ -310,7 +310,7 @@ WINDOW_SCRIPT = textwrap.dedent("""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMainWindow, QTabWidget
     from explorer.core import AttentionConfig, run_kv_cache
-    from explorer.gui.kv_panel import KVPanel
+    from explorer.gui.kv.panel import KVPanel
 
     app = QApplication(sys.argv)
     window = QMainWindow()

@@ -6,20 +6,12 @@ which aborted the interpreter (none_dealloc) after a few dozen repaints.
 
 import random
 
-import pytest
 from PySide6.QtWidgets import QApplication
 
 from explorer.core import AttentionConfig
-from test_window_support import WindowFactory, assert_window_shows_state, settle
+from window_support import assert_window_shows_state, settle
 
 UPDATES = 3000
-
-
-@pytest.fixture
-def make_window(qtbot):
-    factory = WindowFactory(qtbot)
-    yield factory
-    factory.close_all()
 
 
 def test_3000_updates_each_computed_and_repainted(qtbot, make_window):

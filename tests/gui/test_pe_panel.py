@@ -5,9 +5,9 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 
 from explorer.core import AttentionConfig, forward, get_preset, similarity, sinusoidal_table
-from explorer.gui.pe_curves import dim_label
-from explorer.gui.pe_inputs import OFF_NOTE
-from explorer.gui.pe_panel import PEPanel, default_dims, parse_dims
+from explorer.gui.pe.curves import dim_label
+from explorer.gui.pe.inputs import OFF_NOTE
+from explorer.gui.pe.panel import PEPanel, default_dims, parse_dims
 
 CONFIGS = [
     get_preset("course-lab3").config.replace(positional=True),

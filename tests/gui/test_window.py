@@ -6,16 +6,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from explorer.core import SEED_MAX, AttentionConfig, DeviceInfo, DeviceUnavailableError, forward
-from explorer.gui.controls_model import D_MODEL_CHOICES, divisors, nearest_divisor
-from explorer.gui.controls_options import LOADING_LABEL
-from test_window_support import WindowFactory, assert_window_shows_state, settle
-
-
-@pytest.fixture
-def make_window(qtbot):
-    factory = WindowFactory(qtbot)
-    yield factory
-    factory.close_all()
+from explorer.gui.controls.model import D_MODEL_CHOICES, divisors, nearest_divisor
+from explorer.gui.controls.options import LOADING_LABEL
+from window_support import assert_window_shows_state, settle
 
 
 def test_first_picture_is_the_default_config(make_window):

@@ -8,10 +8,10 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 
 from explorer.core import PRESETS, AttentionConfig
-from explorer.gui.main_window import NORMAL_PT, PRESENTATION_PT, optional_module
-from explorer.gui.settings import load_settings, save_settings
-from explorer.gui.shortcuts import NOT_WINDOW_ACTIONS, SHORTCUTS, ShortcutsDialog, keys_text
-from test_window_support import WindowFactory, assert_window_shows_state, settle
+from explorer.gui.window.main_window import NORMAL_PT, PRESENTATION_PT
+from explorer.app.settings import load_settings, save_settings
+from explorer.gui.window.shortcuts import NOT_WINDOW_ACTIONS, SHORTCUTS, ShortcutsDialog, keys_text
+from window_support import assert_window_shows_state, settle
 
 # The course's printed Lab 3 tables (/work/shared/course-lab3.md), rows = queries.
 COURSE_HEAD_0 = np.array([[0.13, 0.04, 0.57, 0.26],
@@ -22,13 +22,6 @@ COURSE_HEAD_1 = np.array([[0.05, 0.89, 0.03, 0.03],
                           [0.06, 0.49, 0.10, 0.34],
                           [0.56, 0.01, 0.34, 0.10],
                           [0.22, 0.09, 0.46, 0.22]])
-
-
-@pytest.fixture
-def make_window(qtbot):
-    factory = WindowFactory(qtbot)
-    yield factory
-    factory.close_all()
 
 
 def trigger_preset(window, name):
@@ -183,8 +176,6 @@ def test_kv_tab_turns_the_kv_trace_on_and_off(qtbot, make_window):
 
 def test_pe_tab_present_when_built(make_window):
     window = make_window()
-    if optional_module("pe_panel") is None:
-        pytest.skip("pe_panel.py not built yet")
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
     assert "Positional encoding" in titles
 
@@ -200,8 +191,3 @@ def test_settings_snapshot_round_trip(qtbot, make_window):
     assert loaded.config == window.state.config
     assert (loaded.colormap, loaded.show_values, loaded.presentation) == ("plasma", "on", False)
     assert loaded.geometry
-
-
-def test_optional_module_forgives_only_its_own_absence():
-    assert optional_module("no_such_module_here") is None
-    assert optional_module("colormaps") is not None

@@ -2,24 +2,16 @@
 
 import random
 
-import pytest
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from explorer.core import PRESETS, SEED_MAX
-from test_window_support import WindowFactory, assert_window_shows_state, settle
+from window_support import assert_window_shows_state, settle
 
 SENTENCES = ["", "   ", "a", "나는 학교에 버스로 갔다", "the cat sat on the mat",
              "one two three four five six seven eight nine ten eleven twelve",
              "x y", "<pad> <pad> hello"]
 MAX_D_MODEL_IN_MONKEY = 256  # keeps 500 actions fast; the sliders themselves go to 2048
-
-
-@pytest.fixture
-def make_window(qtbot):
-    factory = WindowFactory(qtbot)
-    yield factory
-    factory.close_all()
 
 
 def assert_controls_show(window) -> None:

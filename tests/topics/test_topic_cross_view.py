@@ -5,7 +5,7 @@ import numpy as np
 from explorer.core import AttentionConfig, forward
 from explorer.core.topics import CrossConfig, cross_attention
 from explorer.gui.topics.cross_view import CrossView
-from test_topic_support import redraw, show_view
+from topic_support import redraw, show_view
 
 
 def test_heads_are_decoder_by_encoder_weights_with_padding_masked(qtbot):

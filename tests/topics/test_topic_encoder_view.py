@@ -5,7 +5,7 @@ import numpy as np
 from explorer.core import AttentionConfig, forward
 from explorer.core.topics import EncoderConfig, encoder_block
 from explorer.gui.topics.encoder_view import EncoderView
-from test_topic_support import feed, redraw, show_view
+from topic_support import feed, redraw, show_view
 
 
 def test_post_ln_stages_match_the_core(qtbot):

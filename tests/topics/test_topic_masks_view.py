@@ -6,7 +6,7 @@ from explorer.core import AttentionConfig, forward
 from explorer.core.masks import build_mask
 from explorer.gui.topics.masks_view import MasksView
 from explorer.gui.topics.menu import MASKS_CONFIG
-from test_topic_support import show_view
+from topic_support import show_view
 
 
 def test_layers_are_drawn_and_the_empty_row_explained(qtbot):

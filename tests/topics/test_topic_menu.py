@@ -1,13 +1,10 @@
 """The Topics menu in the real MainWindow: each action sets its preset and shows its view."""
 
-import random
 
 import numpy as np
 import pytest
 
 from explorer.core import AttentionConfig
-from explorer.gui.main_window import MainWindow
-from explorer.gui.state import AppState
 from explorer.gui.topics import TOPICS, TopicsController
 from explorer.gui.topics.texts import TEXTS
 
@@ -15,16 +12,8 @@ WAIT_MS = 30_000
 
 
 @pytest.fixture
-def window(qtbot):
-    state = AppState(AttentionConfig(tokens=("a", "b", "c"), d_model=16, n_heads=4, seed=9))
-    win = MainWindow(state, rng=random.Random(0))
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    qtbot.waitUntil(state.is_idle, timeout=WAIT_MS)
-    yield win
-    win.close()
-    state.shutdown()
+def window(make_window):
+    return make_window(AttentionConfig(tokens=("a", "b", "c"), d_model=16, n_heads=4, seed=9))
 
 
 def controller(window) -> TopicsController:

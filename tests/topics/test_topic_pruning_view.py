@@ -6,7 +6,7 @@ import pytest
 from explorer.core import PRESETS, AttentionConfig, forward
 from explorer.core.topics import head_importance, prune_heads
 from explorer.gui.topics.pruning_view import KEPT_COLOUR, PRUNED_COLOUR, PruningView
-from test_topic_support import feed, redraw, show_view
+from topic_support import feed, redraw, show_view
 
 
 def bar_colours(bars):

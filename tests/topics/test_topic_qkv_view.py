@@ -4,7 +4,7 @@ import numpy as np
 
 from explorer.core import AttentionConfig, forward, model_input
 from explorer.gui.topics.qkv_view import QKVView
-from test_topic_support import feed, show_view
+from topic_support import feed, show_view
 
 
 def test_matrices_and_head_slices_are_the_cores(qtbot):

@@ -6,7 +6,7 @@ import pytest
 from explorer.core import PRESETS, AttentionConfig, forward
 from explorer.core.topics import d_model_sweep, histogram, score_statistics
 from explorer.gui.topics.scaling_view import SWEEP_SEEDS, ScalingView, compute_scaling
-from test_topic_support import redraw, show_view
+from topic_support import redraw, show_view
 
 
 def test_histograms_and_table_match_the_core(qtbot):

@@ -12,7 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ..fonts import load_bundled_fonts, ui_font
+from ..plotting.fonts import load_bundled_fonts, ui_font
 from .runner import TopicRunner
 from .texts import TEXTS, note
 from .widgets import ExplanationBox, text_pt

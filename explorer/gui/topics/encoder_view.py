@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
 from ...core.topics import EncoderConfig, EncoderResult, encoder_block
 from ...core.topics.encoder import MAX_D_FF
-from ..fonts import ui_font
+from ..plotting.fonts import ui_font
 from .base import TopicView
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, diverging_levels,
                       plot_pt, set_plot_title)

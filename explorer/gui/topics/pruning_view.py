@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QScrollArea, QWidget
 
 from ...core.topics import HeadImportance, PruneResult, head_importance, prune_heads
-from ..fonts import ui_font
+from ..plotting.fonts import ui_font
 from .base import TopicView
 from .texts import note
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, diverging_levels, plot_pt,

@@ -24,7 +24,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Qt, Signal
 
 from ...core import ConfigError
-from ..worker import end_thread
+from ...app.worker import end_thread
 
 
 class TopicThread:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QTableWidge
 
 from ...core.topics import d_model_sweep, score_statistics
 from ...core.topics.scaling import ScoreStats, SweepResult
-from ..fonts import ui_font
+from ..plotting.fonts import ui_font
 from .base import TopicView
 from .texts import NOTES
 from .widgets import FOREGROUND, plot_pt, set_plot_title, text_pt

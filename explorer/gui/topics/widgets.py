@@ -17,8 +17,8 @@ from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, QToolButton,
                                QVBoxLayout, QWidget)
 
-from ..colormaps import get_colormap
-from ..fonts import ui_font
+from ..plotting.colormaps import get_colormap
+from ..plotting.fonts import ui_font
 from .texts import TopicText
 
 FOREGROUND = "#222222"

@@ -1,0 +1,59 @@
+"""Command line: `attention-explorer` opens the window; one module per sub-command.
+
+`dump` (dump.py) prints a computation, `export` (export.py) writes figures without a window;
+both share options.py. `train` (train.py) trains a tiny transformer and reports its heads. The window itself (`gui`, the default) is imported only when asked for,
+so `dump` loads neither Qt nor torch. Bad arguments give one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..core import ConfigError, DeviceUnavailableError
+from .dump import add_dump_parser
+from .export import add_export_parser
+from .train import add_train_parser
+from .options import EXIT_USAGE, OneLineParser, add_config_options, config_from_args
+
+__all__ = ["EXIT_USAGE", "OneLineParser", "add_config_options", "build_parser", "config_from_args",
+           "main"]
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog="attention-explorer",
+                           description="See multi-head attention while you change it.")
+    sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
+    gui = sub.add_parser("gui", help="open the window (the default)")
+    gui.add_argument("--settings", help="settings file to use instead of the user's")
+    add_dump_parser(sub)
+    add_export_parser(sub)
+    add_train_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command in ("dump", "export", "train"):
+            code = args.run(args)
+            sys.stdout.flush()  # a closed pipe shows up here, inside the try
+            return code
+    except (ConfigError, DeviceUnavailableError) as exc:
+        print(f"attention-explorer: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # `dump | head`: the reader left. Point stdout at devnull so the interpreter's
+        # final flush cannot fail again, and exit quietly (as the Python docs advise).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    from ..platform_check import display_problem
+    problem = display_problem()  # before Qt, which would abort with a paragraph
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    from ..gui.window.app import run_app  # Qt only for the window
+    return run_app(settings_path=getattr(args, "settings", None))

@@ -1,0 +1,31 @@
+"""`attention-explorer dump`: one computation printed as JSON or text (numpy only, no Qt)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .options import add_config_options, config_from_args
+
+
+def add_dump_parser(sub) -> argparse.ArgumentParser:
+    """Register the `dump` sub-command on the main parser's sub-parsers."""
+    dump = sub.add_parser("dump", help="print one computation as JSON or text")
+    add_config_options(dump)
+    dump.add_argument("--format", choices=("json", "text"), default="json")
+    dump.add_argument("--kv", action="store_true", help="add the KV-cache step-through")
+    dump.set_defaults(run=run_dump)
+    return dump
+
+
+def run_dump(args: argparse.Namespace) -> int:
+    from ..app.report import result_to_dict, result_to_text
+    from ..core import forward, run_kv_cache
+    config = config_from_args(args)
+    result = forward(config)
+    trace = run_kv_cache(config) if args.kv else None
+    if args.format == "text":
+        print(result_to_text(result, trace))
+    else:
+        print(json.dumps(result_to_dict(result, trace), ensure_ascii=False))
+    return 0

@@ -1,0 +1,173 @@
+"""`attention-explorer export`: the window's figures as PNG / SVG / CSV files, no window.
+
+Exit codes: 0 written (paths printed one per line), 1 nothing written because of the
+files (an existing file without --force, a missing or unwritable folder, a full disk),
+2 bad options (one line on stderr, as argparse and `cli.main` do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .options import add_config_options, config_from_args
+from ..core import ConfigError
+
+EXIT_FILES = 1
+MAX_SCALE = 8.0
+MAX_WIDTH = 16384
+
+
+def add_export_parser(sub) -> argparse.ArgumentParser:
+    """Register the `export` sub-command on the main parser's sub-parsers."""
+    from ..export.naming import BACKGROUNDS, FORMATS, WHAT_HELP  # Qt-free: dump must not load Qt
+    parser = sub.add_parser("export", help="write figures (PNG, SVG) or weights (CSV) without a window")
+    add_config_options(parser)
+    parser.add_argument("--out", required=True, metavar="DIR", help="existing folder to write into")
+    parser.add_argument("--what", default="heads", help=f"{WHAT_HELP} (default heads)")
+    parser.add_argument("--format", choices=FORMATS, default="png")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--scale", type=_scale, default=None,
+                      help="PNG: pixels per on-screen pixel, e.g. 2 (default 1)")
+    size.add_argument("--width", type=_width, default=None, metavar="PX",
+                      help="PNG: exact image width in pixels, height in proportion")
+    parser.add_argument("--background", choices=BACKGROUNDS, default="white",
+                        help="white (slides, the default) or dark; not for --what window")
+    parser.add_argument("--title", action="store_true", help="add a line with the settings on top")
+    parser.add_argument("--name", help="file name for a single figure (default: from the settings, "
+                        "e.g. heads_d8_h2_seed1.png)")
+    parser.add_argument("--force", action="store_true", help="overwrite existing files")
+    parser.set_defaults(run=run_export)
+    return parser
+
+
+def _scale(text: str) -> float:
+    try:
+        value = float(text.rstrip("x×"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= MAX_SCALE:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SCALE:g}, got {text}")
+    return value
+
+
+def _width(text: str) -> int:
+    if not text.isdigit() or not 16 <= int(text) <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"must be a whole number of pixels from 16 to {MAX_WIDTH}")
+    return int(text)
+
+
+def ensure_qt_app():
+    """The running QApplication, or a new one on the offscreen platform when there is no display."""
+    if not os.environ.get("QT_QPA_PLATFORM") and not (os.environ.get("DISPLAY")
+                                                       or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(["attention-explorer"])
+        _use_window_font(app)
+    from ..export.theme import bundled_family
+    bundled_family()
+    return app
+
+
+def _use_window_font(app) -> None:
+    """The application font `run_app` sets, so figures look as they do in the window."""
+    try:
+        from ..gui.plotting.fonts import ui_font
+        from ..gui.window.main_window import NORMAL_PT
+    except ImportError:
+        return
+    app.setFont(ui_font(NORMAL_PT))
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Render the figures and write them into --out (created with its parents when missing;
+    the folders it created are removed again when nothing could be written)."""
+    from ..export.files import ExportError, make_folders, remove_empty
+    try:
+        created = make_folders(args.out)
+    except ExportError as exc:
+        return _fail(exc)
+    code = 1
+    try:
+        code = _export_into(args)
+    finally:
+        if code != 0:  # a failure, a refused option (raised) or an interrupt
+            remove_empty(created)
+    return code
+
+
+def _export_into(args: argparse.Namespace) -> int:
+    from ..export.files import ExportError, check_folder, write_files
+    from ..export.naming import default_name, parse_what
+    config = config_from_args(args)
+    specs = parse_what(args.what, config)
+    if args.format == "csv" and any(s.kind == "window" for s in specs):
+        raise ConfigError("--what window can be exported as png or svg, not csv")
+    names = [default_name(s, config, args.format) for s in specs]
+    if args.name is not None:
+        names = [_custom_name(args.name, args.format, len(specs))]
+    try:  # fail fast, before rendering anything; write_files checks again when writing
+        folder = check_folder(args.out)
+        if not args.force:
+            _refuse_existing(folder, names)
+    except ExportError as exc:
+        return _fail(exc)
+    try:
+        items = [(name, data) for name, (_, data) in zip(names, _render(config, specs, args))]
+        paths = write_files(args.out, items, "overwrite" if args.force else "error")
+    except ExportError as exc:
+        return _fail(exc)
+    for path in paths:
+        print(path)
+    return 0
+
+
+def _custom_name(name: str, fmt: str, count: int) -> str:
+    from ..export.files import ExportError, check_name
+    if count != 1:
+        raise ConfigError(f"--name needs a single figure, --what gives {count}")
+    try:
+        check_name(name)
+    except ExportError as exc:
+        raise ConfigError(str(exc)) from None
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        return f"{name}.{fmt}"
+    if ext.lower() != fmt:
+        raise ConfigError(f"--name {name} does not end in .{fmt} (the --format)")
+    return name
+
+
+def _refuse_existing(folder, names: list[str]) -> None:
+    from ..export.files import ExportExistsError
+    for name in names:
+        if (folder / name).exists():
+            raise ExportExistsError(folder / name)
+
+
+def _render(config, specs, args) -> list[tuple[str, bytes]]:
+    from ..gui.window.figures import ExportOptions, export_items
+    options = ExportOptions(fmt=args.format, scale=args.scale or 1.0, width=args.width,
+                            background=args.background, title=args.title)
+    if args.format != "csv":
+        app = ensure_qt_app()  # noqa: F841  (kept alive while rendering)
+    try:
+        items = []
+        for spec in specs:
+            if spec.kind == "window":
+                from ..gui.window.from_window import fresh_window_bytes
+                items.append((None, fresh_window_bytes(config, options)))
+            else:
+                items += export_items(config, [spec], options)
+        return items
+    except ValueError as exc:  # e.g. the size is too big for an image
+        raise ConfigError(str(exc)) from None
+
+
+def _fail(exc: Exception) -> int:
+    print(f"attention-explorer: error: {exc}", file=sys.stderr)
+    return EXIT_FILES

@@ -1,0 +1,180 @@
+"""Switches (scaling, causal, positional), the backend/device combo and the display options."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QVBoxLayout, QWidget
+
+from ...core import AttentionConfig, DeviceInfo
+from ...app.state import SHOW_VALUES_MODES, AppState
+
+SWITCHES = (  # config field, label
+    ("scaled", "÷√d_head scaling"),
+    ("causal", "causal mask (no looking ahead)"),
+    ("positional", "add positional encoding"),
+)
+LOADING_LABEL = "torch (loading…)"
+CHOICES = (  # config field, label, ((value, text, tooltip), ...)
+    ("init", "weights", (
+        ("course", "course: randn × 0.5", "the course's numbers (Lab 3)"),
+        ("unit", "unit: randn / √d_model", "as real models start: q·k has variance d_head, "
+                                          "so ÷√d_head brings the scores back to variance 1"),
+    )),
+    ("dtype", "precision", (
+        ("float64", "float64 (exact)", "teaching numbers to the last digit"),
+        ("float32", "float32 (fast)", "about twice as fast at large sizes"),
+    )),
+)
+
+
+def device_key(backend: str, device: str) -> str:
+    """'backend/device' with bare "cuda" read as "cuda:0", as the core runs it."""
+    return f"{backend}/{'cuda:0' if device == 'cuda' else device}"
+
+
+class SwitchesControl(QWidget):
+    """One checkbox per boolean config field."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self.boxes: dict[str, QCheckBox] = {}
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for name, text in SWITCHES:
+            box = QCheckBox(text)
+            box.toggled.connect(lambda on, name=name: self._state.update(**{name: on}))
+            layout.addWidget(box)
+            self.boxes[name] = box
+        state.config_changed.connect(self.sync)
+        self.sync(state.config)
+
+    def sync(self, config: AttentionConfig) -> None:
+        for name, box in self.boxes.items():
+            with QSignalBlocker(box):
+                box.setChecked(getattr(config, name))
+
+    def toggle(self, name: str) -> None:
+        self._state.update(**{name: not getattr(self._state.config, name)})
+
+
+class ChoicesControl(QWidget):
+    """A combo box per config field with a fixed set of values (weight init, precision)."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self.combos: dict[str, QComboBox] = {}
+        layout = QFormLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for name, label, options in CHOICES:
+            combo = QComboBox()
+            for value, text, tip in options:
+                combo.addItem(text, value)
+                combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+            combo.activated.connect(
+                lambda i, name=name, combo=combo: self._state.update(**{name: combo.itemData(i)}))
+            layout.addRow(label, combo)
+            self.combos[name] = combo
+        state.config_changed.connect(self.sync)
+        self.sync(state.config)
+
+    def sync(self, config: AttentionConfig) -> None:
+        for name, combo in self.combos.items():
+            with QSignalBlocker(combo):
+                combo.setCurrentIndex(combo.findData(getattr(config, name)))
+
+
+class BackendCombo(QComboBox):
+    """numpy, torch CPU and each CUDA device; unavailable ones disabled with the reason as tooltip.
+
+    Until the worker has listed devices (that imports torch) it offers numpy and a disabled
+    "torch (loading…)" entry.
+    """
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self.set_devices(state.devices)
+        self.activated.connect(self._on_activated)
+        state.config_changed.connect(self.sync)
+        state.devices_changed.connect(self.set_devices)
+
+    def set_devices(self, devices: list[DeviceInfo] | None) -> None:
+        with QSignalBlocker(self):
+            self.clear()
+            if devices is None:
+                self._add("numpy (CPU)", device_key("numpy", "cpu"), True, "")
+                self._add(LOADING_LABEL, None, False, "torch is being loaded in the background")
+            else:
+                for info in devices:
+                    self._add(info.label, device_key(info.backend, info.device), info.available,
+                              info.reason)
+        self.sync(self._state.config)
+
+    def _add(self, label: str, key, enabled: bool, reason: str) -> None:
+        self.addItem(label, key)
+        item = self.model().item(self.count() - 1)
+        item.setEnabled(enabled)
+        if reason:
+            item.setToolTip(reason if enabled else f"unavailable: {reason}")
+
+    def keys(self) -> list:
+        return [self.itemData(i) for i in range(self.count())]
+
+    def is_available(self, backend: str, device: str) -> bool:
+        key = device_key(backend, device)
+        return any(self.itemData(i) == key and self.model().item(i).isEnabled()
+                   for i in range(self.count()))
+
+    def sync(self, config: AttentionConfig) -> None:
+        key = device_key(config.backend, config.device)
+        index = self.findData(key)
+        with QSignalBlocker(self):
+            if index < 0:  # e.g. torch chosen in code before devices were listed
+                self.addItem(key.replace("/", " "), key)
+                index = self.count() - 1
+            self.setCurrentIndex(index)
+
+    def _on_activated(self, index: int) -> None:
+        key = self.itemData(index)
+        if key is None or not self.model().item(index).isEnabled():
+            self.sync(self._state.config)
+            return
+        backend, device = key.split("/", 1)
+        self._state.update(backend=backend, device=device)
+
+
+class DisplayControl(QWidget):
+    """Colormap and "show values" (auto / on / off): view options, never a recompute."""
+
+    def __init__(self, state: AppState, colormaps: list[str], parent: QWidget | None = None):
+        super().__init__(parent)
+        self._view = state.view
+        self.colormap_combo = QComboBox()
+        self.colormap_combo.addItems(colormaps)
+        self.values_combo = QComboBox()
+        for mode in SHOW_VALUES_MODES:
+            self.values_combo.addItem(mode, mode)
+        self.values_combo.setToolTip("auto: numbers in the cells when they fit")
+        layout = QFormLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addRow("colormap", self.colormap_combo)
+        layout.addRow("cell values", self.values_combo)
+        self.colormap_combo.currentTextChanged.connect(self._on_colormap)
+        self.values_combo.currentIndexChanged.connect(
+            lambda i: setattr(self._view, "show_values", self.values_combo.itemData(i)))
+        self._view.colormap_changed.connect(self.sync)
+        self._view.show_values_changed.connect(self.sync)
+        self.sync()
+
+    def _on_colormap(self, name: str) -> None:
+        if name:
+            self._view.colormap = name
+
+    def sync(self, *_args) -> None:
+        with QSignalBlocker(self.colormap_combo), QSignalBlocker(self.values_combo):
+            index = self.colormap_combo.findText(self._view.colormap, Qt.MatchFlag.MatchExactly)
+            if index >= 0:
+                self.colormap_combo.setCurrentIndex(index)
+            self.values_combo.setCurrentIndex(self.values_combo.findData(self._view.show_values))

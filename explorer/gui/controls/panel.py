@@ -1,0 +1,72 @@
+"""The control panel: small binding widgets (controls_*.py) composed into titled groups.
+
+Every control writes to ``AppState`` (``state.update``) or ``ViewState`` and listens to them with
+signal blockers, so widget and state never ping-pong. None of them computes anything.
+No style sheets here: a style sheet stops font inheritance, and presentation mode enlarges the
+panel by setting the window's font (looks are set with partial palettes/fonts instead).
+"""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtWidgets import QFrame, QGroupBox, QScrollArea, QVBoxLayout, QWidget
+
+from .model import ModelSizeControl, SeedControl
+from .options import BackendCombo, ChoicesControl, DisplayControl, SwitchesControl
+from .sentence import PaddingChips, SentenceControl
+from ...app.state import AppState
+
+
+def _group(title: str, *widgets: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    for widget in widgets:
+        layout.addWidget(widget)
+    return box
+
+
+class ControlPanel(QScrollArea):
+    """All controls, top to bottom in the order a lesson uses them; scrolls when short of room."""
+
+    def __init__(self, state: AppState, colormaps: list[str], rng: random.Random | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.sentence = SentenceControl(state)
+        self.chips = PaddingChips(state)
+        self.model_size = ModelSizeControl(state)
+        self.seed = SeedControl(state, rng=rng)
+        self.switches = SwitchesControl(state)
+        self.backend = BackendCombo(state)
+        self.choices = ChoicesControl(state)
+        self.display = DisplayControl(state, colormaps)
+        inner = QWidget()
+        inner.setObjectName("controls")
+        layout = QVBoxLayout(inner)
+        layout.addWidget(_group("Sentence", self.sentence))
+        layout.addWidget(_group("Padding (click tokens)", self.chips))
+        layout.addWidget(_group("Model size", self.model_size))
+        layout.addWidget(_group("Seed", self.seed))
+        layout.addWidget(_group("Scaling and masks", self.switches))
+        layout.addWidget(_group("Backend / device", self.backend, self.choices))
+        layout.addWidget(_group("Display", self.display))
+        layout.addStretch(1)
+        self.setWidget(inner)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.fit_width()
+
+    def fit_width(self) -> None:
+        """As wide as the controls need (they never scroll sideways), e.g. after a font change."""
+        inner = self.widget()
+        inner.layout().activate()
+        needed = inner.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        self.setMinimumWidth(max(300, needed + 4))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self.fit_width)  # after the children have re-laid out

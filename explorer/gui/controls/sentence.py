@@ -1,0 +1,266 @@
+"""The sentence box and the padding chips (one toggle button per token).
+
+The sentence is applied on Enter / leaving the box, and after a short pause while typing.
+An empty sentence is refused by the core's validation: the status bar says so and the last
+good sentence stays computed.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QMargins, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtWidgets import (QFrame, QLabel, QLayout, QLineEdit, QScrollArea, QSizePolicy,
+                               QToolButton, QVBoxLayout, QWidget, QWidgetItem)
+
+from ...core import AttentionConfig, split_sentence
+from ...app.state import AppState
+
+TYPING_PAUSE_MS = 400
+MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
+MAX_CHIP_ROWS = 5  # beyond this the chips scroll, so a long sentence can't push the sliders away
+REFUSED_STYLE = "color: #b00020;"
+MAX_LISTED_PADDING = 8  # the summary lists this many positions, then "… last (count positions)"
+
+
+class FlowLayout(QLayout):
+    """Left-to-right rows that wrap, like words in a paragraph (Qt's flow layout example)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 4):
+        super().__init__(parent)
+        self._items: list[QWidgetItem] = []
+        self.setSpacing(spacing)
+        self.setContentsMargins(QMargins(0, 0, 0, 0))
+
+    def addItem(self, item) -> None:  # noqa: N802 - Qt override
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int):  # noqa: N802
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int):  # noqa: N802
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self):  # noqa: N802
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return self._arrange(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802
+        super().setGeometry(rect)
+        self._arrange(rect, move=True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:  # noqa: N802
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _arrange(self, rect: QRect, move: bool) -> int:
+        x, y, row_height = rect.x(), rect.y(), 0
+        gap = self.spacing()
+        for item in self._items:
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() and row_height > 0:
+                x, y, row_height = rect.x(), y + row_height + gap, 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + gap
+            row_height = max(row_height, hint.height())
+        return y + row_height - rect.y()
+
+
+def padding_summary(padding: frozenset[int]) -> str:
+    """'0, 3, 11', or for many positions '0, 5, 10, 15, 20, 25, … 1020 (205 positions)'."""
+    padded = sorted(padding)
+    if not padded:
+        return "none (click a token)"
+    if len(padded) <= MAX_LISTED_PADDING:
+        return ", ".join(map(str, padded))
+    head = ", ".join(map(str, padded[:MAX_LISTED_PADDING - 2]))
+    return f"{head}, … {padded[-1]} ({len(padded)} positions)"
+
+
+def style_chip(chip: QToolButton, padded: bool) -> None:
+    """A padded token is dark and struck through. Partial font/palette: size still inherits."""
+    font = QFont()
+    font.setStrikeOut(padded)
+    chip.setFont(font)
+    palette = QPalette()
+    if padded:
+        palette.setColor(QPalette.ColorRole.Button, QColor("#5f5f5f"))
+        palette.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff"))
+    chip.setPalette(palette)
+
+
+class SentenceControl(QWidget):
+    """QLineEdit bound to config.tokens; keeps padding positions that still exist."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText("type a sentence; tokens are split on spaces")
+        self.edit.setClearButtonEnabled(True)
+        self.count_label = QLabel()
+        self.count_label.setWordWrap(True)
+        self._applying = False
+        self._synced_tokens: tuple[str, ...] | None = None  # the config's tokens at the last sync
+        self._pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
+        self._pause.timeout.connect(self.apply)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.count_label)
+        self.edit.textEdited.connect(lambda _text: self._pause.start())
+        self.edit.editingFinished.connect(self.apply)
+        state.config_changed.connect(self.sync)
+        state.error.connect(self._on_error)
+        self.sync(state.config)
+
+    def sync(self, config: AttentionConfig) -> None:
+        """Show the config's sentence when it changed. Another control changing (seed, heads…)
+        leaves the box alone, so a refused sentence the user is still fixing is not lost."""
+        tokens_changed = config.tokens != self._synced_tokens
+        self._synced_tokens = config.tokens
+        in_box = split_sentence(self.edit.text())
+        if tokens_changed and not self._pause.isActive() and in_box != config.tokens:
+            with QSignalBlocker(self.edit):
+                self.edit.setText(" ".join(config.tokens))
+                self.edit.setCursorPosition(0)  # show the start of a long sentence
+            in_box = config.tokens
+        if tokens_changed or in_box == config.tokens:
+            self._show_count(config)
+
+    def _show_count(self, config: AttentionConfig) -> None:
+        self.count_label.setStyleSheet("")
+        self.count_label.setText(f"n = {config.n_tokens} token{'s' if config.n_tokens != 1 else ''}")
+
+    def _on_error(self, message: str) -> None:
+        """Our sentence was refused: say so under the box for as long as the box holds it (the
+        status bar's note goes after 10 s, and the box and the picture then disagreed)."""
+        if self._applying:
+            n = self._state.config.n_tokens
+            self.count_label.setStyleSheet(REFUSED_STYLE)
+            self.count_label.setText(f"not applied: {message} — the picture still shows the "
+                                     f"last sentence (n = {n})")
+
+    def set_text(self, text: str) -> bool:
+        """Put `text` in the box and apply it at once (tests, topics)."""
+        with QSignalBlocker(self.edit):
+            self.edit.setText(text)
+        return self.apply()
+
+    def apply(self) -> bool:
+        self._pause.stop()
+        tokens = split_sentence(self.edit.text())
+        config = self._state.config
+        if tokens == config.tokens:
+            self._show_count(config)  # e.g. a refused edit undone
+            return True
+        padding = frozenset(p for p in config.padding if p < len(tokens))
+        self._applying = True
+        try:
+            return self._state.update(tokens=tokens, padding=padding)
+        finally:
+            self._applying = False
+
+
+class PaddingChips(QWidget):
+    """One checkable chip per token; a checked chip is a padding position (masked as a key)."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self._tokens: tuple[str, ...] = ()
+        self._padding: frozenset[int] = frozenset()  # what the chips show
+        self.chips: list[QToolButton] = []
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self._chip_box = QWidget()
+        self._chip_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self._flow = FlowLayout(self._chip_box)
+        self._scroll = QScrollArea()
+        self._scroll.setWidget(self._chip_box)
+        self._chip_box.setAutoFillBackground(False)  # setWidget turned it on: no grey band
+        self._scroll.viewport().setAutoFillBackground(False)
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._scroll)
+        layout.addWidget(self.summary)
+        state.config_changed.connect(self.sync)
+        self.sync(state.config)
+
+    def sync(self, config: AttentionConfig) -> None:
+        if config.tokens != self._tokens:
+            self._rebuild(config.tokens)
+        for i in self._padding.symmetric_difference(config.padding):  # usually none
+            if i < len(self.chips):
+                chip = self.chips[i]
+                with QSignalBlocker(chip):
+                    chip.setChecked(i in config.padding)
+                style_chip(chip, i in config.padding)
+        self._padding = config.padding
+        text = "padding: " + padding_summary(config.padding)
+        if len(config.tokens) > MAX_CHIPS:
+            text += f" — chips for the first {MAX_CHIPS} tokens"
+        self.summary.setText(text)
+
+    def _rebuild(self, tokens: tuple[str, ...]) -> None:
+        for chip in self.chips:
+            self._flow.removeWidget(chip)
+            chip.hide()  # deleteLater waits for the event loop; never show a stale chip meanwhile
+            chip.deleteLater()
+        self.chips = []
+        for i, token in enumerate(tokens[:MAX_CHIPS]):
+            chip = QToolButton(self._chip_box)
+            chip.setObjectName("chip")
+            chip.setText(token)
+            chip.setCheckable(True)
+            chip.setToolTip(f"token {i} “{token}”: click to mark it as padding (masked as a key)")
+            chip.toggled.connect(lambda on, i=i: self.toggle(i, on))
+            self._flow.addWidget(chip)
+            self.chips.append(chip)
+        self._tokens = tokens
+        self._padding = frozenset()  # new chips start unchecked
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """As tall as the chips, up to MAX_CHIP_ROWS rows; then they scroll."""
+        if not self.chips:
+            self._scroll.setFixedHeight(0)
+            return
+        needed = self._flow.heightForWidth(max(1, self.width()))  # no frame: viewport = our width
+        row = self.chips[0].sizeHint().height() + self._flow.spacing()
+        self._scroll.setFixedHeight(min(needed, MAX_CHIP_ROWS * row - self._flow.spacing()))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self._fit_height)
+
+    def toggle(self, index: int, padded: bool) -> None:
+        padding = set(self._state.config.padding)
+        if padded:
+            padding.add(index)
+        else:
+            padding.discard(index)
+        if not self._state.update(padding=frozenset(padding)):
+            with QSignalBlocker(self.chips[index]):  # refused: undo the click's check mark
+                self.chips[index].setChecked(index in self._padding)

@@ -1,0 +1,303 @@
+"""The per-head heatmap grid: one square heatmap per head, one shared 0..1 colour scale.
+
+Rows are queries and columns keys (query 0 at the top), tokens on both axes. Masked cells are
+grey and hatched (a weight of 0 stays the colormap's 0 colour), fully masked rows are outlined,
+each row's most-attended key is boxed, and values are printed when the cells are few enough.
+`set_result` only swaps data into existing items; the layout is rebuilt only when the head
+count, the focused head or the number of columns changes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ..plotting.colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale
+from ..plotting.fonts import load_bundled_fonts, ui_font
+from .panel import FOREGROUND, HeadPanel, PanelStyle
+from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskLayers, mask_layers
+from ..plotting.token_ticks import tick_levels
+
+AUTO_VALUES_MAX_TOKENS = 12  # "auto" prints values up to this many tokens
+MAX_GRID_HEADS = 16          # more heads than this: the first 16 in the grid, any one by focus
+COLORBAR_PX = 90            # width the colour bar and its labels take from the grid
+
+
+def choose_columns(count: int, width: float, height: float, overhead=(70, 70)) -> int:
+    """Columns that make the heatmaps of `count` heads as large as possible.
+
+    `overhead`: pixels each panel spends on axes and title (width, height). The shorter side of
+    a heatmap decides; among equal ones, the larger area (fewer empty slots) wins.
+    """
+    best, best_key = 1, (-math.inf, -math.inf)
+    for cols in range(1, max(1, count) + 1):
+        rows = math.ceil(count / cols)
+        w, h = width / cols - overhead[0], height / rows - overhead[1]
+        key = (round(min(w, h)), max(w, 0) * max(h, 0) * count / (rows * cols))
+        if key > best_key:
+            best, best_key = cols, key
+    return best
+
+
+class HeadsGrid(QWidget):
+    """Heatmaps of every head of an AttentionResult (see module docstring)."""
+
+    head_clicked = Signal(int)  # a click on head i; Escape while focused re-emits the focused head
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        load_bundled_fonts()
+        self._result = None
+        self._panels: dict[int, HeadPanel] = {}
+        self._visible: list[int] = []
+        self._columns = 0
+        self._cmap_name = DEFAULT_COLORMAP
+        self._values_mode = "auto"
+        self._presentation = False
+        self._style = PanelStyle.for_mode(False)
+        self._focus: int | None = None
+        self._layers: MaskLayers | None = None
+        self._layers_key = None
+        self._ticks = None
+        self._ticks_key = None
+        self._build_ui()
+
+    def _build_ui(self) -> None:
+        self._view = pg.GraphicsLayoutWidget()
+        self._view.setBackground("w")
+        self._grid = self._view.ci.addLayout(row=0, col=0)
+        self._bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=get_colormap(self._cmap_name),
+                                    interactive=False, width=20)
+        self._view.ci.addItem(self._bar, row=0, col=1)
+        self._hover = QLabel(" ")
+        self._hover.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._hover.setContentsMargins(8, 2, 8, 4)
+        self._notice = QLabel("")
+        self._notice.setContentsMargins(8, 4, 8, 2)
+        self._notice.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self._notice)
+        layout.addWidget(self._view, 1)
+        layout.addWidget(self._hover)
+        self._view.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        palette = self.palette()  # one white sheet, also in exports (hover line included)
+        palette.setColor(QPalette.ColorRole.Window, QColor("white"))
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(FOREGROUND))
+        self.setPalette(palette)
+        self.setAutoFillBackground(True)
+        self._apply_bar_style()
+        self._apply_label_fonts()
+
+    # -- public API -----------------------------------------------------------------------
+    def set_result(self, result) -> None:
+        """Show `result` (an AttentionResult). Cheap: no computation, items are reused."""
+        self._result = result
+        n_heads = result.weights.shape[0]
+        if self._focus is not None and self._focus >= n_heads:
+            self._focus = None
+        self._refresh_shared(result)
+        visible = self._wanted_heads()
+        for head in visible:
+            self._show_head(head)
+        if visible != self._visible:
+            self._relayout(visible)
+        self._update_notice()
+
+    def set_colormap(self, name: str) -> None:
+        cmap = get_colormap(name)  # KeyError for unknown names, before changing anything
+        self._cmap_name = name
+        self._bar.setColorMap(cmap)
+        self._layers_key = None  # the mask colour depends on the map
+        self._redraw()
+
+    def set_show_values(self, mode: str) -> None:
+        if mode not in ("auto", "on", "off"):
+            raise ValueError(f"show-values mode must be auto, on or off, not {mode!r}")
+        self._values_mode = mode
+        self._redraw()
+
+    def set_presentation(self, on: bool) -> None:
+        self._presentation = bool(on)
+        self._style = PanelStyle.for_mode(self._presentation)
+        for panel in self._panels.values():
+            panel.set_style(self._style)
+        self._apply_bar_style()
+        self._apply_label_fonts()
+        if self._visible and self._columns_for(len(self._visible)) != self._columns:
+            self._relayout(list(self._visible))
+
+    def set_focus_head(self, head: int | None) -> None:
+        if head is not None and self._result is not None:
+            if not 0 <= head < self._result.weights.shape[0]:
+                raise IndexError(f"no head {head}")
+        self._focus = head
+        if self._result is None:
+            return
+        visible = self._wanted_heads()
+        for h in visible:
+            self._show_head(h)
+        self._relayout(visible)
+        self._update_notice()
+
+    def focus_head(self) -> int | None:
+        return self._focus
+
+    def plot_items(self) -> list:
+        """One PlotItem per visible head, in head order."""
+        return [self._panels[h].plot for h in self._visible]
+
+    def head_image(self, head: int) -> np.ndarray:
+        return self._panels[head].image.image
+
+    def panel(self, head: int) -> HeadPanel:
+        """The items drawing one head (tests and export read them back)."""
+        return self._panels[head]
+
+    def visible_heads(self) -> list[int]:
+        return list(self._visible)
+
+    def colorbar(self) -> pg.ColorBarItem:
+        return self._bar
+
+    def graphics_view(self) -> pg.GraphicsLayoutWidget:
+        return self._view
+
+    def values_shown(self) -> bool:
+        """Whether per-cell values are printed for the current result and mode."""
+        if self._values_mode == "auto":
+            n_tokens = 0 if self._result is None else self._result.weights.shape[-1]
+            return 0 < n_tokens <= AUTO_VALUES_MAX_TOKENS
+        return self._values_mode == "on"
+
+    def hover_text(self, head: int, query: int, key: int) -> str:
+        """The description of one cell shown while the mouse is over it."""
+        r = self._result
+        tokens = r.tokens
+        where = f"head {head}: {tokens[query]} → {tokens[key]}"
+        raw = float(r.raw_scores[head, query, key])
+        if r.empty_rows[query]:
+            return f"{where}: every key is masked for this query (weights all 0)"
+        if not r.mask[query, key]:
+            return f"{where}: masked (weight 0; raw score {raw:.2f} not used)"
+        text = f"{where}, weight {float(r.weights[head, query, key]):.2f}, raw score {raw:.2f}"
+        if r.config.scaled:
+            text += f" (scaled {float(r.scores[head, query, key]):.2f})"
+        return text
+
+    def hover_label(self) -> str:
+        return self._hover.text()
+
+    # -- drawing --------------------------------------------------------------------------
+    def _wanted_heads(self) -> list[int]:
+        if self._result is None:
+            return []
+        if self._focus is not None:
+            return [self._focus]
+        return list(range(min(self._result.weights.shape[0], MAX_GRID_HEADS)))
+
+    def _refresh_shared(self, result) -> None:
+        """Mask layers and tick labels: recomputed only when mask / tokens change."""
+        colour = MASK_COLOUR_GREYSCALE if is_greyscale(self._cmap_name) else MASK_COLOUR
+        key = (result.mask.tobytes(), result.mask.shape, colour.rgb())
+        if key != self._layers_key:
+            self._layers = mask_layers(result.mask, result.empty_rows, colour)
+            self._layers_key = key
+        if result.tokens != self._ticks_key:
+            self._ticks = (tick_levels(result.tokens, max_chars=7),
+                           tick_levels(result.tokens, max_chars=10))
+            self._ticks_key = result.tokens
+
+    def _show_head(self, head: int) -> None:
+        panel = self._panels.get(head)
+        if panel is None:  # panels are kept when the head count drops: cheap to bring back
+            panel = self._panels[head] = HeadPanel(self._style)
+            self._bar.setImageItem([p.image for p in self._panels.values()])
+        r = self._result
+        show = self.values_shown()
+        dark = dark_text_mask(self._cmap_name, r.weights[head]) if show else None
+        panel.set_head(r, head, self._layers, dark, show, self._ticks)
+
+    def _redraw(self) -> None:
+        if self._result is None:
+            return
+        self._refresh_shared(self._result)
+        for head in self._visible:
+            self._show_head(head)
+
+    def _relayout(self, visible: list[int]) -> None:
+        for head in self._visible:
+            if head in self._panels:
+                self._grid.removeItem(self._panels[head].plot)
+        columns = self._columns_for(len(visible))
+        for i, head in enumerate(visible):
+            self._grid.addItem(self._panels[head].plot, row=i // columns, col=i % columns)
+        self._visible = list(visible)
+        self._columns = columns
+
+    def _columns_for(self, count: int) -> int:
+        return choose_columns(count, max(1, self._view.width() - COLORBAR_PX),
+                              max(1, self._view.height()), self._style.overhead_px)
+
+    def _update_notice(self) -> None:
+        n_heads = 0 if self._result is None else self._result.weights.shape[0]
+        hidden = self._focus is None and n_heads > MAX_GRID_HEADS
+        self._notice.setVisible(hidden)
+        if hidden:
+            self._notice.setText(f"Showing heads 0–{MAX_GRID_HEADS - 1} of {n_heads}; "
+                                 "choose a head to enlarge any other.")
+
+    def _apply_bar_style(self) -> None:
+        axis = self._bar.axis
+        axis.setPen(pg.mkPen(FOREGROUND, width=self._style.axis_px))
+        axis.setTextPen(pg.mkPen(FOREGROUND))
+        axis.setStyle(tickFont=ui_font(self._style.tick_pt))
+        axis.setLabel("weight", color=FOREGROUND, **{"font-size": f"{self._style.tick_pt}pt"})
+
+    def _apply_label_fonts(self) -> None:
+        font = ui_font(self._style.title_pt if self._presentation else self._style.tick_pt + 1)
+        self._hover.setFont(font)
+        self._notice.setFont(font)
+
+    # -- events ---------------------------------------------------------------------------
+    def _panel_under(self, scene_pos: QPointF):
+        for head in self._visible:
+            if self._panels[head].contains(scene_pos):
+                return head, self._panels[head]
+        return None, None
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        head, panel = self._panel_under(scene_pos)
+        cell = panel.cell_at(scene_pos) if panel is not None else None
+        text = self.hover_text(head, *cell) if cell is not None else " "
+        if text != self._hover.text():
+            self._hover.setText(text)
+            self._view.setToolTip(text.strip())
+
+    def _on_mouse_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        head, _ = self._panel_under(event.scenePos())
+        if head is not None:
+            self.head_clicked.emit(head)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Escape and self._focus is not None:
+            self.head_clicked.emit(self._focus)
+            return
+        super().keyPressEvent(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._visible:
+            columns = self._columns_for(len(self._visible))
+            if columns != self._columns:
+                self._relayout(list(self._visible))

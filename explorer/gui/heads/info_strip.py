@@ -1,0 +1,113 @@
+"""The strip under the heads: shape flow, parameter count, entropy per head, time and device.
+
+It describes the picture on screen (``result.config``), which during a fast slider drag can be
+one step behind the controls.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QGridLayout, QWidget
+
+from ...core import AttentionResult
+from ..plotting.wrapping_label import WrappingLabel
+
+MAX_ENTROPY_HEADS = 16  # more than this and the strip shows the first ones and the mean
+
+
+def mean_entropy_per_head(result: AttentionResult) -> np.ndarray:
+    """(h,) mean row entropy in nats over rows that attend to something."""
+    rows = ~result.empty_rows  # (n,)
+    if not rows.any():
+        return np.zeros(result.config.n_heads)
+    return result.stats.entropy[:, rows].mean(axis=1)  # (h,)
+
+
+def entropy_text(result: AttentionResult) -> str:
+    per_head = mean_entropy_per_head(result)
+    shown = " · ".join(f"h{i} {e:.2f}" for i, e in enumerate(per_head[:MAX_ENTROPY_HEADS]))
+    if len(per_head) > MAX_ENTROPY_HEADS:
+        shown += f" … (mean {per_head.mean():.2f})"
+    return f"entropy per head (nats; ln n = {math.log(result.config.n_tokens):.2f}): {shown}"
+
+
+def time_text(seconds: float) -> str:
+    ms = seconds * 1e3
+    return f"{ms:.2f} ms" if ms < 10 else f"{ms:.0f} ms"
+
+
+class InfoStrip(QWidget):
+    """Four labels, refreshed from each new result: one line when they fit, else two rows
+    (shapes, parameters, time; then the entropy across the whole width), each wrapping if it
+    must. On one line at 16 pt and d_model 2048 the strip was ~900 px, which made the window
+    wider than a projector's screen in presentation mode."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.shape_label = WrappingLabel()
+        self.params_label = WrappingLabel()
+        self.entropy_label = WrappingLabel()
+        self.time_label = WrappingLabel()
+        self.time_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(8, 2, 8, 2)
+        self._grid.setHorizontalSpacing(18)
+        self._grid.setVerticalSpacing(2)
+        self._grid.setColumnStretch(2, 1)
+        self._two_rows: bool | None = None
+        for label in self._labels():
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.shape_label.setText("computing…")
+        self._arrange()
+
+    def _labels(self) -> tuple[WrappingLabel, ...]:
+        return self.shape_label, self.params_label, self.entropy_label, self.time_label
+
+    @property
+    def two_rows(self) -> bool:
+        return bool(self._two_rows)
+
+    def _arrange(self) -> None:
+        """One row if every label fits on one line at the current width, else two rows."""
+        margins = self._grid.contentsMargins()
+        one_line = (sum(label.sizeHint().width() for label in self._labels())
+                    + 3 * self._grid.horizontalSpacing() + margins.left() + margins.right())
+        two_rows = one_line > self.width()
+        if two_rows == self._two_rows:
+            return
+        self._two_rows = two_rows
+        for label in self._labels():
+            self._grid.removeWidget(label)
+        self._grid.addWidget(self.shape_label, 0, 0)
+        self._grid.addWidget(self.params_label, 0, 1)
+        if two_rows:  # the time takes the stretching column, flush right
+            self._grid.addWidget(self.time_label, 0, 2)
+            self._grid.addWidget(self.entropy_label, 1, 0, 1, 3)
+        else:
+            self._grid.addWidget(self.entropy_label, 0, 2)
+            self._grid.addWidget(self.time_label, 0, 3)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._arrange()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._arrange()
+
+    def set_result(self, result: AttentionResult) -> None:
+        c = result.config
+        self.shape_label.setText(f"shapes {result.shape_flow()}")
+        self.shape_label.setToolTip("X (n, d_model) → split into heads (h, n, d_head) → "
+                                    "concat and W_O (n, d_model)")
+        self.params_label.setText(f"parameters {result.param_count:,}")
+        self.params_label.setToolTip(f"W_Q, W_K, W_V, W_O: 4 · {c.d_model} · {c.d_model}, "
+                                     "the same for any number of heads")
+        self.entropy_label.setText(entropy_text(result))
+        self.time_label.setText(f"{time_text(result.elapsed_s)} on {result.device}")
+        self.time_label.setToolTip(f"{result.flop_count:,} floating-point operations")
+        self._arrange()

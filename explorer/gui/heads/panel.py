@@ -1,0 +1,172 @@
+"""One head of the grid: a PlotItem with the weight image and the items drawn over it.
+
+The title reads "head i · H̄ x": H̄ is the mean attention entropy (nats) over the query rows that
+have any key to attend to: near 0 = each query looks at one key, ln(n) = spread evenly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+
+from ..plotting.cell_text_item import CellTextItem
+from ..plotting.fonts import ui_font
+from ..plotting.heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, CellMarksItem,
+                           HeatmapImageItem, cells_path, cosmetic_pen)
+from ..plotting.mask_item import MaskItem, MaskLayers
+from ..plotting.token_axis import TokenAxis
+
+FOREGROUND = "#222222"
+
+
+@dataclass(frozen=True)
+class PanelStyle:
+    """Sizes for normal use and for a projector."""
+    tick_pt: float
+    title_pt: float
+    value_px: int
+    value_min_px: int
+    marker_px: float
+    axis_px: float
+    title_row_px: int
+    overhead_px: tuple[int, int]   # axes + title around a heatmap (width, height)
+
+    @staticmethod
+    def for_mode(presentation: bool) -> "PanelStyle":
+        if presentation:
+            return PanelStyle(tick_pt=15, title_pt=17, value_px=24, value_min_px=12, marker_px=4,
+                              axis_px=2, title_row_px=38, overhead_px=(130, 110))
+        return PanelStyle(tick_pt=9, title_pt=10, value_px=13, value_min_px=8, marker_px=2,
+                          axis_px=1, title_row_px=24, overhead_px=(75, 75))
+
+
+def _argmax_pens(width: float) -> list:
+    return [cosmetic_pen("#000000", width + 2), cosmetic_pen("#ffffff", width)]
+
+
+class HeadPanel:
+    """The PlotItem of one head, reused across results: set_head() only swaps data."""
+
+    def __init__(self, style: PanelStyle):
+        axes = {"bottom": TokenAxis("bottom"), "left": TokenAxis("left")}
+        self.plot = pg.PlotItem(axisItems=axes)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        vb = self.plot.getViewBox()
+        vb.setMouseEnabled(False, False)
+        vb.invertY(True)            # query 0 at the top
+        vb.setDefaultPadding(0.0)
+        self.image = HeatmapImageItem(opaque=True, axisOrder="row-major")
+        self.mask = MaskItem()
+        self.empty_rows = CellMarksItem([cosmetic_pen(EMPTY_ROW_COLOUR, 2, Qt.PenStyle.DashLine)])
+        self.values = CellTextItem()
+        self.argmax = CellMarksItem(_argmax_pens(style.marker_px), ARGMAX_MIN_CELL_PX)
+        for z, item in enumerate((self.image, self.mask, self.values, self.argmax,
+                                  self.empty_rows)):
+            item.setZValue(z)
+            self.plot.addItem(item)
+        self.n = 0
+        self.head = -1
+        self._title = ""
+        self._tokens: tuple = ()
+        self.set_style(style)
+
+    # -- data -----------------------------------------------------------------------------
+    def set_head(self, result, head: int, layers: MaskLayers, dark: np.ndarray,
+                 show_values: bool, tick_levels) -> None:
+        """Show head `head` of `result`. `dark`: (n, n) text colour choice for the values."""
+        weights = result.weights[head]  # (n, n)
+        n = weights.shape[0]
+        self.head = head
+        self.image.setImage(weights, autoLevels=False, levels=(0.0, 1.0))
+        resized = n != self.n
+        if resized:
+            self.n = n
+            self._fit_view(n)
+        self._set_layers(layers)
+        self._set_argmax(result.stats.argmax[head])
+        self.values.setVisible(show_values)
+        if show_values:
+            self.values.set_cells(weights, dark, result.mask & ~result.empty_rows[:, None])
+        self._set_title(head, result.stats.entropy[head], result.empty_rows)
+        if result.tokens != self._tokens:
+            self._tokens = result.tokens
+            self.plot.getAxis("bottom").setTicks(tick_levels[0])
+            self.plot.getAxis("left").setTicks(tick_levels[1])
+
+    def _fit_view(self, n: int) -> None:
+        rect = QRectF(-0.5, -0.5, n, n)
+        self.image.setRect(rect)
+        self.plot.getViewBox().setRange(rect, padding=0.0)
+
+    def _set_layers(self, layers: MaskLayers) -> None:
+        self.mask.set_layers(layers)
+        self.empty_rows.set_path(layers.empty_rows, QRectF(-0.5, -0.5, self.n, self.n))
+
+    def _set_argmax(self, argmax: np.ndarray) -> None:
+        rows = np.nonzero(argmax >= 0)[0]  # fully masked rows have no argmax (-1)
+        cols = argmax[rows]
+        self.argmax.set_path(lambda: cells_path(rows, cols), QRectF(-0.5, -0.5, self.n, self.n),
+                             cells=(rows, cols))
+
+    def _set_title(self, head: int, entropy: np.ndarray, empty_rows: np.ndarray) -> None:
+        live = entropy[~empty_rows]
+        title = f"head {head}"
+        if live.size:
+            title += f"  ·  H̄ {float(live.mean()):.2f}"
+        if title != self._title:
+            self._title = title
+            self._apply_title()
+
+    # -- looks ----------------------------------------------------------------------------
+    def set_style(self, style: PanelStyle) -> None:
+        self.style = style
+        tick_font = ui_font(style.tick_pt)
+        for name in ("bottom", "left"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(pg.mkPen(FOREGROUND, width=style.axis_px))
+            axis.setTextPen(pg.mkPen(FOREGROUND))
+            axis.setStyle(tickFont=tick_font, maxTextLevel=12, maxTickLevel=12,
+                          tickLength=-4 - style.axis_px, autoReduceTextSpace=True,
+                          hideOverlappingLabels=40 if name == "bottom" else False,
+                          textFillLimits=[(0, 0.75 if name == "bottom" else 0.9)])
+        label_style = {"color": FOREGROUND, "font-size": f"{style.tick_pt}pt"}
+        for name in ("left", "bottom"):  # cell axes: one token made it 'query (x0.001)'
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
+        self.plot.getAxis("left").setLabel("query", **label_style)
+        self.plot.getAxis("bottom").setLabel("key", **label_style)
+        self.values.set_font(ui_font(style.tick_pt, bold=True), style.value_px, style.value_min_px)
+        self.argmax.set_pens(_argmax_pens(style.marker_px))
+        dashed = cosmetic_pen(EMPTY_ROW_COLOUR, style.marker_px, Qt.PenStyle.DashLine)
+        self.empty_rows.set_pens([dashed])
+        self.mask.set_hatch_width(max(1.0, style.axis_px))
+        self._apply_title()
+
+    def _apply_title(self) -> None:
+        self.plot.setTitle(self._title, size=f"{self.style.title_pt}pt", color=FOREGROUND,
+                           bold=True)
+        self.plot.titleLabel.setMaximumHeight(self.style.title_row_px)
+        self.plot.titleLabel.setMinimumWidth(0)  # a long title must not widen the grid off-screen
+        self.plot.layout.setRowFixedHeight(0, self.style.title_row_px)
+
+    # -- geometry -------------------------------------------------------------------------
+    def cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
+        """(query row, key col) under a scene position, or None outside the cells."""
+        vb = self.plot.getViewBox()
+        if not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = vb.mapSceneToView(scene_pos)
+        row, col = int(np.floor(p.y() + 0.5)), int(np.floor(p.x() + 0.5))
+        if 0 <= row < self.n and 0 <= col < self.n:
+            return row, col
+        return None
+
+    def cell_scene_pos(self, row: int, col: int) -> QPointF:
+        """Scene position of the centre of a cell (tests, hover)."""
+        return self.plot.getViewBox().mapViewToScene(QPointF(col, row))
+
+    def contains(self, scene_pos: QPointF) -> bool:
+        return self.plot.sceneBoundingRect().contains(scene_pos)

@@ -1,0 +1,252 @@
+"""The cache at one step: K and V rows filled so far, the new row, q_t, output_t, and the
+attention of q_t over the cached keys (heads × cached).
+
+Built for stepping fast: K and V are set as images once per trace (or head choice); a
+step only moves two rectangles per matrix (the blank cover over rows not yet filled and
+the outline of the new row) and sets three small images (q, weights, output).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPen
+from PySide6.QtWidgets import QGraphicsRectItem
+
+from ...core import KVTrace
+from ..plotting.colormaps import dark_text_mask
+from ..plotting.axes import (MAX_TICK_LABELS, WEIGHTS_COLORMAP, set_count_ticks, set_index_ticks,
+                          set_title, setup_heatmap, show_cells, style_axes, symmetric_levels,
+                          ui_font)
+
+NEW_ROW_COLOR = "#ff7f0e"
+MAX_SEPARATORS = 32         # draw head boundaries in the concatenated view up to this many heads
+MAX_VALUE_CELLS = 16 * 8    # print the weights in their cells up to this many (keys × heads)
+
+
+def _rect_item(pen: QPen, brush: QBrush) -> QGraphicsRectItem:
+    item = QGraphicsRectItem()
+    item.setPen(pen)
+    item.setBrush(brush)
+    item.setZValue(10)
+    return item
+
+
+def concat_heads(per_head: np.ndarray) -> np.ndarray:
+    """(h, n, d_head) -> (n, h * d_head): head 0's columns first, like the model's concat."""
+    h, n, d_head = per_head.shape
+    return per_head.transpose(1, 0, 2).reshape(n, h * d_head)  # (n, d)
+
+
+class KVCacheView(pg.GraphicsLayoutWidget):
+    """set_trace(trace), set_head(None | i), show_step(t)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setBackground("w")
+        self.trace: KVTrace | None = None
+        self.head: int | None = None
+        self.step = 0
+        self._presentation = False
+        self.k_plot = self.addPlot(row=0, col=0)
+        self.v_plot = self.addPlot(row=0, col=1)
+        self.q_plot = self.addPlot(row=1, col=0)
+        self.out_plot = self.addPlot(row=1, col=1)
+        self.w_plot = self.addPlot(row=2, col=0, colspan=2)
+        self.k_item = setup_heatmap(self.k_plot, "K cache", "", "cached token")
+        self.v_item = setup_heatmap(self.v_plot, "V cache", "", "")
+        self.q_item = setup_heatmap(self.q_plot, "query q_t", "dimension", "")
+        self.out_item = setup_heatmap(self.out_plot, "output row t (after W_O)", "dimension", "")
+        self.w_item = setup_heatmap(self.w_plot, "attention of q_t over the cached keys",
+                                    "cached key · colour 0 … this step's largest weight", "head",
+                                    WEIGHTS_COLORMAP)
+        self.v_plot.setYLink(self.k_plot)
+        self.v_plot.getAxis("left").setStyle(showValues=False)
+        for plot in (self.q_plot, self.out_plot):
+            plot.getAxis("left").setTicks([[], []])  # one row: nothing to label
+            plot.setFixedHeight(90)
+        self._align_columns()
+        self.ci.layout.setRowStretchFactor(0, 4)
+        self.ci.layout.setRowStretchFactor(2, 2)
+        blank, no_pen = QBrush(QColor("white")), QPen(Qt.NoPen)
+        outline, hollow = pg.mkPen(NEW_ROW_COLOR, width=3), QBrush(Qt.NoBrush)
+        self.k_cover, self.v_cover = _rect_item(no_pen, blank), _rect_item(no_pen, blank)
+        self.k_new, self.v_new = _rect_item(outline, hollow), _rect_item(outline, hollow)
+        self.head_box = _rect_item(pg.mkPen(NEW_ROW_COLOR, width=2), hollow)
+        for plot, items in ((self.k_plot, (self.k_cover, self.k_new)),
+                            (self.v_plot, (self.v_cover, self.v_new)), (self.w_plot, (self.head_box,))):
+            for item in items:
+                plot.addItem(item)
+        self._separators: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
+        self._separator_layout: tuple[int, int] | None = None  # (heads, d_head) drawn
+        self._value_texts: list[list[pg.TextItem]] = []  # [head][key], only for small traces
+        self._pad_marks: list[tuple[int, QGraphicsRectItem]] = []  # (key, hatched column)
+
+    def _align_columns(self) -> None:
+        """Same left-axis width above and below, so q_t's columns sit under K's columns."""
+        tokens = self.trace.config.tokens if self.trace is not None else ("0000",)
+        shown = tokens if len(tokens) <= MAX_TICK_LABELS else ("0000",)
+        metrics = QFontMetrics(ui_font(13 if self._presentation else 9))
+        label_width = max(metrics.horizontalAdvance(str(t)) for t in shown) + metrics.height() + 20
+        for plot in (self.k_plot, self.q_plot):
+            plot.getAxis("left").setWidth(label_width)
+        for plot in (self.v_plot, self.out_plot):
+            plot.getAxis("left").setWidth(12)
+
+    # ----- per trace ----------------------------------------------------------------------
+    def set_trace(self, trace: KVTrace, head: int | None = None) -> None:
+        self.trace = trace
+        cfg = trace.config
+        if head is not None and not 0 <= head < cfg.n_heads:
+            head = None
+        self._q_all = np.stack([s.q for s in trace.steps])  # (n, h, d_head)
+        self._out_levels = symmetric_levels(np.stack([s.output for s in trace.steps]))  # (n, d)
+        self.w_plot.setRange(xRange=(-0.5, cfg.n_tokens - 0.5), yRange=(-0.5, cfg.n_heads - 0.5),
+                             padding=0)
+        set_index_ticks(self.w_plot.getAxis("bottom"), cfg.tokens)
+        set_count_ticks(self.w_plot.getAxis("left"), cfg.n_heads, max_labels=8)
+        set_index_ticks(self.k_plot.getAxis("left"), cfg.tokens)
+        self._align_columns()
+        self._make_value_texts()
+        self._make_pad_marks()
+        self.set_head(head)
+
+    def _make_pad_marks(self) -> None:
+        """Hatch the padding keys' columns: their weight is 0 because they are masked."""
+        for _, mark in self._pad_marks:
+            self.w_plot.removeItem(mark)
+        cfg = self.trace.config
+        hatch = QBrush(QColor(255, 255, 255, 190), Qt.BDiagPattern)
+        self._pad_marks = []
+        for key in sorted(cfg.padding):
+            mark = _rect_item(QPen(Qt.NoPen), hatch)
+            mark.setRect(QRectF(key - 0.5, -0.5, 1.0, cfg.n_heads))
+            self.w_plot.addItem(mark)
+            self._pad_marks.append((key, mark))
+
+    def _make_value_texts(self) -> None:
+        """One TextItem per weight cell, created per trace; a step only changes their text."""
+        for row in self._value_texts:
+            for text in row:
+                self.w_plot.removeItem(text)
+        cfg = self.trace.config
+        self._value_texts = []
+        if cfg.n_tokens * cfg.n_heads > MAX_VALUE_CELLS:
+            return
+        font = ui_font(12 if self._presentation else 9)
+        for h in range(cfg.n_heads):
+            row = []
+            for key in range(cfg.n_tokens):
+                text = pg.TextItem("", anchor=(0.5, 0.5))
+                text.setFont(font)
+                text.setPos(key, h)
+                text.setZValue(8)
+                self.w_plot.addItem(text)
+                row.append(text)
+            self._value_texts.append(row)
+
+    def set_head(self, head: int | None) -> None:
+        """None: all heads concatenated (n × d); i: head i alone (n × d_head)."""
+        trace = self.trace
+        self.head = head
+        if trace is None:
+            return
+        keys, values = trace.keys, trace.values  # (h, n, d_head) each
+        if head is None:
+            k, v = concat_heads(keys), concat_heads(values)  # (n, d)
+        else:
+            k, v = keys[head], values[head]  # (n, d_head)
+        levels = symmetric_levels(k, v)
+        big = k.size > 256 * 256
+        for item, array in ((self.k_item, k), (self.v_item, v)):
+            item.setAutoDownsample(big)
+            item.setImage(np.ascontiguousarray(array), autoLevels=False, levels=levels)
+        self._q_levels = symmetric_levels(self._q_all if head is None else self._q_all[:, head])
+        n, width = k.shape
+        self._width = width
+        which = "" if head is None else f", head {head}"  # all heads: the combo says so
+        for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
+            show_cells(plot, n, width)
+            set_count_ticks(plot.getAxis("bottom"), width)
+            set_title(plot, f"{name} cache{which} ({n} × {width})")
+        show_cells(self.q_plot, 1, width)
+        set_count_ticks(self.q_plot.getAxis("bottom"), width)
+        set_count_ticks(self.out_plot.getAxis("bottom"), trace.config.d_model)
+        show_cells(self.out_plot, 1, trace.config.d_model)
+        self._draw_separators(head)
+        self.head_box.setVisible(head is not None)
+        if head is not None:
+            self.head_box.setRect(QRectF(-0.5, head - 0.5, trace.config.n_tokens, 1.0))
+        self.show_step(min(self.step, n - 1))
+
+    def _draw_separators(self, head: int | None) -> None:
+        """Lines between heads in the concatenated view (kept while the head layout is the same)."""
+        cfg = self.trace.config
+        wanted = head is None and cfg.n_heads <= MAX_SEPARATORS
+        layout = (cfg.n_heads, cfg.d_head) if wanted else None
+        if layout == self._separator_layout:
+            return
+        self._separator_layout = layout
+        for plot, line in self._separators:
+            plot.removeItem(line)
+        self._separators = []
+        if not wanted:
+            return
+        for plot in (self.k_plot, self.v_plot, self.q_plot):
+            for i in range(1, cfg.n_heads):
+                line = pg.InfiniteLine(i * cfg.d_head - 0.5, angle=90, pen=pg.mkPen("#333333", width=1))
+                line.setZValue(5)
+                plot.addItem(line)
+                self._separators.append((plot, line))
+
+    # ----- per step -----------------------------------------------------------------------
+    def show_step(self, t: int) -> None:
+        """Rows 0..t filled, row t outlined; q_t, weights (h, t+1) and output_t drawn."""
+        step = self.trace.steps[t]
+        self.step = t
+        n, width = self.trace.config.n_tokens, self._width
+        for cover, new in ((self.k_cover, self.k_new), (self.v_cover, self.v_new)):
+            cover.setRect(QRectF(-0.5, t + 0.5, width, n - 1 - t))
+            cover.setVisible(t < n - 1)
+            new.setRect(QRectF(-0.5, t - 0.5, width, 1.0))
+        q = step.q.reshape(1, -1) if self.head is None else step.q[self.head][None, :]  # (1, width)
+        self.q_item.setImage(q, autoLevels=False, levels=self._q_levels)
+        self.out_item.setImage(step.output[None, :], autoLevels=False, levels=self._out_levels)
+        top = float(step.weights.max()) if step.weights.size else 1.0
+        top = top if top > 0 else 1.0
+        self.w_item.setImage(step.weights, autoLevels=False, levels=(0.0, top))
+        if self._value_texts:
+            self._show_values(step.weights, top)
+        for key, mark in self._pad_marks:
+            mark.setVisible(key <= t)
+
+    def _show_values(self, weights: np.ndarray, top: float) -> None:
+        """weights: (h, t+1). Dark text on bright cells, white on dark ones."""
+        dark = dark_text_mask(WEIGHTS_COLORMAP, weights / top)  # (h, t+1)
+        cached, padding = weights.shape[1], self.trace.config.padding
+        for h, row in enumerate(self._value_texts):
+            for key, text in enumerate(row):
+                text.setVisible(key < cached)
+                if key in padding:
+                    text.setText("pad", color="w")
+                elif key < cached:
+                    text.setText(f"{weights[h, key]:.2f}", color="k" if dark[h, key] else "w")
+
+    # ----- read-back for tests ------------------------------------------------------------
+    def filled_rows(self) -> int:
+        """How many K/V rows are not covered: t + 1."""
+        if not self.k_cover.isVisible():
+            return self.trace.config.n_tokens
+        return int(round(self.k_cover.rect().top() + 0.5))
+
+    def set_presentation(self, on: bool) -> None:
+        self._presentation = on
+        for plot in (self.k_plot, self.v_plot, self.q_plot, self.out_plot, self.w_plot):
+            style_axes(plot, on)
+        for plot in (self.q_plot, self.out_plot):
+            plot.setFixedHeight(120 if on else 90)
+        self._align_columns()
+        for row in self._value_texts:
+            for text in row:
+                text.setFont(ui_font(12 if on else 9))

@@ -1,0 +1,93 @@
+"""Cumulative FLOPs over all steps, with and without the cache, and where we are now."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
+
+from ...core import KVTrace
+from ..plotting.axes import set_count_ticks, set_legend_size, set_title, style_axes, ui_font
+
+CACHED_COLOR = "#0072B2"
+RECOMPUTE_COLOR = "#D55E00"
+
+
+class KVFlopsPlot(QWidget):
+    """Two curves set once per trace; a step moves one line and two dots."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setBackground("w")
+        self.log_check = QCheckBox("log scale (FLOPs)")
+        self.log_check.toggled.connect(self.set_log)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.log_check)
+        self.plot = self.graphics.addPlot(row=0, col=0)
+        set_title(self.plot, "cumulative FLOPs up to step t")
+        self.plot.setLabel("bottom", "step t")
+        self.plot.setLabel("left", "cumulative", units="FLOP")
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.setMouseEnabled(False, False)
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.cached_curve = pg.PlotDataItem(pen=pg.mkPen(CACHED_COLOR, width=2))
+        self.recompute_curve = pg.PlotDataItem(pen=pg.mkPen(RECOMPUTE_COLOR, width=2))
+        self.marker_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#444444", width=1, style=Qt.DashLine))
+        self.marker_dots = pg.PlotDataItem(pen=None, symbol="o", symbolSize=10, symbolPen=pg.mkPen("k"),
+                                           symbolBrush=[pg.mkBrush(CACHED_COLOR),
+                                                        pg.mkBrush(RECOMPUTE_COLOR)])
+        for item in (self.cached_curve, self.recompute_curve, self.marker_line, self.marker_dots):
+            self.plot.addItem(item)
+        # One column, short labels: a wide legend would widen the layout past its widget.
+        self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k")
+        self.legend.addItem(self.cached_curve, "with KV cache (≈ linear)")
+        self.legend.addItem(self.recompute_curve, "recomputing the prefix (≈ quadratic)")
+        self.graphics.addItem(self.legend, row=1, col=0)
+        self.graphics.ci.layout.setRowStretchFactor(0, 1)
+        style_axes(self.plot, False)
+        self.log_check.setFont(ui_font(10))
+        self._cached = self._recompute = None  # (n,) cumulative FLOPs once a trace is set
+
+    def set_trace(self, trace: KVTrace) -> None:
+        steps = np.arange(len(trace.steps))
+        self._cached = np.array([s.cum_flops_cached for s in trace.steps], dtype=np.float64)
+        self._recompute = np.array([s.cum_flops_recompute for s in trace.steps], dtype=np.float64)
+        self.cached_curve.setData(steps, self._cached)
+        self.recompute_curve.setData(steps, self._recompute)
+        set_count_ticks(self.plot.getAxis("bottom"), len(steps))
+        self._frame()
+
+    def _frame(self) -> None:
+        if self._cached is None:
+            return
+        last = max(1, len(self._cached) - 1)
+        if self.log_check.isChecked():
+            low, high = np.log10(self._cached[0]), np.log10(self._recompute[-1])
+            self.plot.setRange(xRange=(0, last), yRange=(low, high), padding=0.03)
+        else:
+            self.plot.setRange(xRange=(0, last), yRange=(0, self._recompute[-1]), padding=0.03)
+
+    def set_log(self, on: bool) -> None:
+        """Log y: both curves readable at once (the cached one hugs zero on a linear axis)."""
+        if self.log_check.isChecked() != on:
+            self.log_check.setChecked(on)  # comes back here through toggled
+            return
+        self.plot.setLogMode(y=on)
+        self._frame()
+
+    def show_step(self, t: int) -> None:
+        self.marker_line.setPos(t)
+        self.marker_dots.setData([t, t], [self._cached[t], self._recompute[t]])
+
+    def set_presentation(self, on: bool) -> None:
+        width = 4 if on else 2
+        self.cached_curve.setPen(pg.mkPen(CACHED_COLOR, width=width))
+        self.recompute_curve.setPen(pg.mkPen(RECOMPUTE_COLOR, width=width))
+        set_legend_size(self.legend, "13pt" if on else "9pt")
+        style_axes(self.plot, on)
+        self.log_check.setFont(ui_font(14 if on else 10))

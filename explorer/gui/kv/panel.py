@@ -1,0 +1,223 @@
+"""The KV-cache timeline: step through a precomputed KVTrace one token at a time.
+
+The window's worker computes the trace (core `run_kv_cache`); here a step is only a
+redraw, and that redraw only updates existing items (see KVCacheView), so playing stays
+smooth at 1024 tokens. The timer lives and dies with the widget: it stops on pause, on
+hide and on close.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ...core import KVTrace
+from . import text as kv_text
+from .cache_view import KVCacheView
+from .controls import KVControls
+from .flops_plot import KVFlopsPlot
+from ..plotting.axes import ui_font
+
+OK_STYLE = "color: #1a7f37; font-weight: bold;"
+BAD_STYLE = "color: #d1242f; font-weight: bold;"
+
+
+class KVPanel(QWidget):
+    """set_trace(trace), set_step(i), play(), pause(); emits step_changed(i)."""
+
+    step_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.trace: KVTrace | None = None
+        self._step = 0
+        self._check_ok: bool | None = None
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._advance)
+        self.controls = KVControls()
+        self.cache_view = KVCacheView()
+        self.flops_plot = KVFlopsPlot()
+        (self.tokens_label, self.bytes_label, self.step_flops_label, self.recompute_label,
+         self.cum_label, self.check_label) = (QLabel() for _ in range(6))
+        self.empty_label = QLabel("The KV-cache timeline appears when a trace has been computed.")
+        self._build_layout()
+        self._connect()
+        self.set_presentation(False)
+        self.controls.show_playing(False)
+
+    # ----- construction -------------------------------------------------------------------
+    def _counter_labels(self) -> list[QLabel]:
+        return [self.tokens_label, self.bytes_label, self.step_flops_label, self.recompute_label,
+                self.cum_label, self.check_label]
+
+    def _build_layout(self) -> None:
+        body = QHBoxLayout()
+        body.addWidget(self.cache_view, 3)
+        body.addWidget(self.flops_plot, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.controls)
+        layout.addWidget(self.empty_label)
+        layout.addLayout(body, 1)
+        for label in self._counter_labels():
+            # Text changes every step: never let it resize (and so repaint) the plots.
+            label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+            label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            layout.addWidget(label)
+
+    def _connect(self) -> None:
+        c = self.controls
+        c.first_button.clicked.connect(lambda: self.set_step(0))
+        c.back_button.clicked.connect(self.step_back)
+        c.play_button.clicked.connect(self.play)
+        c.pause_button.clicked.connect(self.pause)
+        c.forward_button.clicked.connect(self.step_forward)
+        c.last_button.clicked.connect(lambda: self.set_step(self.step_count - 1))
+        c.slider.valueChanged.connect(self.set_step)
+        c.step_spin.valueChanged.connect(self.set_step)
+        c.speed_spin.valueChanged.connect(self._speed_changed)
+        c.head_combo.currentIndexChanged.connect(
+            lambda _: self.cache_view.set_head(c.head_combo.currentData()))
+        self._keys = {
+            Qt.Key_Right: self.step_forward, Qt.Key_Left: self.step_back,
+            Qt.Key_Space: self.toggle_play, Qt.Key_Home: lambda: self.set_step(0),
+            Qt.Key_End: lambda: self.set_step(self.step_count - 1),
+            Qt.Key_PageDown: lambda: self.set_step(self._step + 10),
+            Qt.Key_PageUp: lambda: self.set_step(self._step - 10),
+        }
+
+        # A clicked plot takes the focus, and QGraphicsView would scroll on arrow keys.
+        for view in (self.cache_view, self.flops_plot.graphics):
+            view.installEventFilter(self)
+
+    def _handle_key(self, event) -> bool:
+        action = self._keys.get(event.key())
+        if action is None or event.modifiers() & ~Qt.KeypadModifier:
+            return False
+        action()
+        return True
+
+    def keyPressEvent(self, event) -> None:
+        """Arrows, Space, Home/End, PgUp/PgDn, from the panel or any child that leaves them
+        alone (the slider and spin box keep their own arrow keys)."""
+        if self._handle_key(event):
+            event.accept()
+        else:
+            super().keyPressEvent(event)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.KeyPress and self._handle_key(event):
+            return True
+        return super().eventFilter(watched, event)
+
+    # ----- public API ---------------------------------------------------------------------
+    def set_trace(self, trace: KVTrace) -> None:
+        """A new trace (the config changed): back to step 0; keeps playing if it was.
+
+        The same trace again (the window re-sends it when its tab is shown) keeps the step.
+        """
+        if trace is self.trace:
+            return
+        playing = self.is_playing
+        self.timer.stop()
+        self.trace = trace
+        self.empty_label.hide()
+        self.controls.set_steps(len(trace.steps), trace.config.n_heads,
+                                self.controls.head_combo.currentData())
+        self.cache_view.set_trace(trace, self.controls.head_combo.currentData())
+        self.flops_plot.set_trace(trace)
+        self._show(0)
+        if playing and self.step_count > 1:
+            self.timer.start()
+        self.controls.show_playing(self.is_playing)
+
+    def set_step(self, step: int) -> None:
+        """Show the cache after `step` (clamped to the trace)."""
+        if self.trace is None:
+            return
+        step = max(0, min(int(step), self.step_count - 1))
+        if step != self._step:
+            self._show(step)
+
+    def step_forward(self) -> None:
+        self.set_step(self._step + 1)
+
+    def step_back(self) -> None:
+        self.set_step(self._step - 1)
+
+    def play(self) -> None:
+        """Advance at the chosen speed; from the last step, start again at 0."""
+        if self.trace is None or self.step_count < 2:
+            return
+        if self._step >= self.step_count - 1:
+            self.set_step(0)
+        self._speed_changed(self.controls.speed_spin.value())
+        self.timer.start()
+        self.controls.show_playing(True)
+
+    def pause(self) -> None:
+        self.timer.stop()
+        self.controls.show_playing(False)
+
+    def toggle_play(self) -> None:
+        self.pause() if self.is_playing else self.play()
+
+    def set_speed(self, steps_per_second: float) -> None:
+        self.controls.speed_spin.setValue(steps_per_second)
+
+    @property
+    def is_playing(self) -> bool:
+        return self.timer.isActive()
+
+    @property
+    def step(self) -> int:
+        return self._step
+
+    @property
+    def step_count(self) -> int:
+        return 0 if self.trace is None else len(self.trace.steps)
+
+    def set_presentation(self, on: bool) -> None:
+        self.controls.set_presentation(on)
+        self.cache_view.set_presentation(on)
+        self.flops_plot.set_presentation(on)
+        for label in self._counter_labels() + [self.empty_label]:
+            label.setFont(ui_font(15 if on else 10, bold=label is self.check_label))
+            label.setFixedHeight(label.fontMetrics().height() + 6)
+
+    # ----- internals ----------------------------------------------------------------------
+    def _show(self, step: int) -> None:
+        """The per-step redraw: cheap updates of existing items only."""
+        trace, self._step = self.trace, step
+        s, cfg = trace.steps[step], trace.config
+        self.cache_view.show_step(step)
+        self.flops_plot.show_step(step)
+        self.controls.show_step(step, self.step_count)
+        self.tokens_label.setText(kv_text.tokens_line(s, cfg.n_tokens))
+        self.bytes_label.setText(kv_text.bytes_line(s, cfg))
+        self.step_flops_label.setText(kv_text.step_flops_line(s, cfg))
+        self.recompute_label.setText(kv_text.recompute_flops_line(s, cfg))
+        self.cum_label.setText(kv_text.cumulative_line(s))
+        ok = kv_text.check_passed(s, cfg.dtype)
+        self.check_label.setText(kv_text.check_line(s, cfg.dtype))
+        if ok != self._check_ok:  # restyling is not free: only when the verdict flips
+            self._check_ok = ok
+            self.check_label.setStyleSheet(OK_STYLE if ok else BAD_STYLE)
+        self.step_changed.emit(step)
+
+    def _advance(self) -> None:
+        if self._step >= self.step_count - 1:
+            self.pause()
+        else:
+            self.set_step(self._step + 1)
+
+    def _speed_changed(self, steps_per_second: float) -> None:
+        self.timer.setInterval(max(1, round(1000.0 / max(steps_per_second, 1e-3))))
+
+    def hideEvent(self, event) -> None:
+        self.pause()
+        super().hideEvent(event)
+
+    def closeEvent(self, event) -> None:
+        self.pause()
+        super().closeEvent(event)

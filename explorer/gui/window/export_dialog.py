@@ -1,0 +1,268 @@
+"""File → Export… and File → Copy figure: the window's figures as PNG / SVG / CSV for slides.
+
+`install_export_actions(window)` adds both actions to the window's File menu. The dialog
+only gathers choices; rendering and writing live in `explorer.export` (the same code as
+`attention-explorer export`), and an existing file is never overwritten silently: a
+suffix (_2, _3, ...) is added unless "Overwrite" is ticked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence
+from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox, QDialog,
+                               QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QMessageBox, QPushButton, QRadioButton, QSpinBox,
+                               QVBoxLayout, QWidget)
+
+from .figures import ExportOptions
+from ...export.files import ExportError, check_name, write_files
+from .from_window import available_specs, current_spec, export_from_window
+from ...export.naming import FORMATS
+from ...export.theme import BACKGROUNDS
+from .shortcuts import get_shortcut
+
+LARGE_CSV_ROWS = 1_000_000  # above this, a CSV takes seconds to build: ask first
+CSV_BYTES_PER_ROW = 42      # measured: 16.8M rows of head,query_index,query,key_index,key,weight = 711 MB
+
+EXPORT_KEYS = get_shortcut("export").keys[0]  # the shortcuts table is the one source
+COPY_KEYS = get_shortcut("copy_figure").keys[0]
+SCALES = (1, 2, 4)
+COPY_SCALE = 2
+
+
+def install_export_actions(window) -> tuple[QAction, QAction]:
+    """Add File → Export… and File → Copy figure to `window` (a MainWindow)."""
+    export = QAction("Export…", window)
+    export.setObjectName("action_export")
+    export.setShortcut(QKeySequence(EXPORT_KEYS))
+    export.setStatusTip("Save the window or one of its figures as PNG, SVG or CSV")
+    export.triggered.connect(lambda: open_export_dialog(window))
+    copy = QAction("Copy figure", window)
+    copy.setObjectName("action_copy_figure")
+    copy.setShortcut(QKeySequence(COPY_KEYS))
+    copy.setStatusTip("Copy the current figure to the clipboard (2×, white background)")
+    copy.triggered.connect(lambda: copy_figure(window))
+    for action in (export, copy):
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        window.addAction(action)
+        window.file_menu.addAction(action)
+    return export, copy
+
+
+def open_export_dialog(window) -> "ExportDialog":
+    dialog = getattr(window, "_export_dialog", None)
+    if dialog is None:
+        dialog = window._export_dialog = ExportDialog(window)
+    dialog.refresh()
+    dialog.show()
+    dialog.raise_()
+    return dialog
+
+
+def copy_figure(window) -> QImage | None:
+    """Put the current tab's figure on the clipboard as an image; returns it (None on error)."""
+    spec = current_spec(window)
+    options = ExportOptions(fmt="png", scale=COPY_SCALE, background="white")
+    try:
+        _, data = export_from_window(window, spec, options)
+    except ExportError as exc:
+        window.status_message(f"Copy figure: {exc}")
+        return None
+    image = QImage.fromData(data, "PNG")
+    QGuiApplication.clipboard().setImage(image)
+    window.status_message(f"Copied {spec} ({image.width()}×{image.height()} px) to the clipboard")
+    return image
+
+
+class ExportDialog(QDialog):
+    """What, format, size, background, title, where; Export writes and says where it wrote."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window_ = window
+        self.setWindowTitle("Export figure")
+        self._specs = []
+        self._name_edited = False
+        self.what = QComboBox()
+        self.format = QComboBox()
+        self.format.addItems([f.upper() for f in FORMATS])
+        self.scale_radio, self.width_radio = QRadioButton("Scale"), QRadioButton("Width")
+        self.scale_radio.setChecked(True)
+        self._size_group = QButtonGroup(self)
+        for button in (self.scale_radio, self.width_radio):
+            self._size_group.addButton(button)
+        self.scale = QComboBox()
+        self.scale.addItems([f"{s}×" for s in SCALES])
+        self.scale.setCurrentIndex(1)
+        self.width = QSpinBox()
+        self.width.setRange(16, 16384)
+        self.width.setValue(1920)
+        self.width.setSuffix(" px")
+        self.background = QComboBox()
+        self.background.addItems([f"{b} (slides)" if b == "white" else b for b in BACKGROUNDS])
+        self.title = QCheckBox("Title line with the settings (d_model, heads, seed, scaling, masks)")
+        self.folder = QLineEdit(str(_default_folder()))
+        self.browse = QPushButton("Browse…")
+        self.name = QLineEdit()
+        self.overwrite = QCheckBox("Overwrite an existing file (otherwise add _2, _3, …)")
+        self.message = QLabel("")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.export_button = self.buttons.addButton("Export", QDialogButtonBox.ButtonRole.AcceptRole)
+        self._build_layout()
+        self._connect()
+
+    def _build_layout(self) -> None:
+        form = QFormLayout()
+        form.addRow("Figure", self.what)
+        form.addRow("Format", self.format)
+        form.addRow("Size", _row(self.scale_radio, self.scale, self.width_radio, self.width))
+        form.addRow("Background", self.background)
+        form.addRow("", self.title)
+        form.addRow("Folder", _row(self.folder, self.browse))
+        form.addRow("File name", self.name)
+        form.addRow("", self.overwrite)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(self.buttons)
+
+    def _connect(self) -> None:
+        for combo in (self.what, self.format):
+            combo.currentIndexChanged.connect(self._choice_changed)
+        self.name.textEdited.connect(lambda _: setattr(self, "_name_edited", True))
+        self.browse.clicked.connect(self._browse)
+        self.buttons.rejected.connect(self.reject)
+        self.export_button.clicked.connect(self.export)
+
+    # ----- state ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Re-read what the window can export; preselect the current tab's figure."""
+        self._specs = available_specs(self.window_)
+        current = current_spec(self.window_)
+        self.what.blockSignals(True)
+        self.what.clear()
+        self.what.addItems([label for label, _ in self._specs])
+        specs = [spec for _, spec in self._specs]
+        self.what.setCurrentIndex(specs.index(current) if current in specs else 0)
+        self.what.blockSignals(False)
+        self._name_edited = False
+        self._choice_changed()
+
+    def spec(self):
+        return self._specs[self.what.currentIndex()][1]
+
+    def options(self) -> ExportOptions:
+        by_width = self.width_radio.isChecked()
+        return ExportOptions(fmt=FORMATS[self.format.currentIndex()],
+                             scale=SCALES[self.scale.currentIndex()],
+                             width=self.width.value() if by_width else None,
+                             background=BACKGROUNDS[self.background.currentIndex()],
+                             title=self.title.isChecked())
+
+    def _choice_changed(self, *_) -> None:
+        is_window = self.spec().kind == "window"
+        fmt = FORMATS[self.format.currentIndex()]
+        vector_or_csv = fmt != "png"
+        for widget in (self.scale_radio, self.scale, self.width_radio, self.width):
+            widget.setEnabled(not vector_or_csv)
+        for widget in (self.background, self.title):
+            widget.setEnabled(not is_window and fmt != "csv")
+        self.export_button.setEnabled(not (is_window and fmt == "csv"))
+        self.message.setText("The whole window is exported as it looks (PNG or SVG)."
+                             if is_window else "")
+        if not self._name_edited:
+            self.name.setText(self._default_name(fmt))
+
+    def _default_name(self, fmt: str) -> str:
+        from ...export.naming import default_name
+        state = self.window_.state
+        config = state.result.config if state.result is not None else state.config
+        return default_name(self.spec(), config, fmt)
+
+    def _browse(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Export to folder", self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+    # ----- export --------------------------------------------------------------------------
+    def export(self) -> list[Path]:
+        """Render and write; reports in the dialog and the status bar. Returns the paths."""
+        options = self.options()
+        folder = self.folder.text().strip()
+        if not folder:  # not the working directory, which the user cannot see from here
+            self._say("choose a folder to export to (Browse…)", error=True)
+            return []
+        if options.fmt == "csv" and not self._confirm_large_csv():
+            self._say("export cancelled")
+            return []
+        try:
+            name = _with_extension(check_name(self.name.text().strip()), options.fmt)
+            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            try:
+                _, data = export_from_window(self.window_, self.spec(), options)
+            finally:
+                QApplication.restoreOverrideCursor()
+            folder = Path(folder).expanduser().absolute()  # "~/slides"; say where it went
+            paths = write_files(folder, [(name, data)],
+                                "overwrite" if self.overwrite.isChecked() else "suffix")
+        except ExportError as exc:
+            self._say(str(exc), error=True)
+            return []
+        self._say(f"Wrote {paths[0]}")
+        self.window_.status_message(f"Exported {paths[0]}")
+        return paths
+
+    def csv_rows(self) -> int:
+        """Rows the CSV of the chosen figure will have (head · query · key for weights)."""
+        result = self.window_.state.result
+        if result is None:
+            return 0
+        n, h = result.config.n_tokens, result.config.n_heads
+        return {"heads": h * n * n, "head": n * n, "pe": n * result.config.d_model}.get(
+            self.spec().kind, n)
+
+    def _confirm_large_csv(self) -> bool:
+        """Ask before a CSV so large that building it freezes the window for seconds."""
+        rows = self.csv_rows()
+        if rows <= LARGE_CSV_ROWS:
+            return True
+        size_mb = rows * CSV_BYTES_PER_ROW / 1e6
+        answer = QMessageBox.question(
+            self, "Large CSV",
+            f"This CSV will have {rows:,} rows (about {size_mb:,.0f} MB). Writing it takes a while, "
+            f"and the window will not respond meanwhile. Export it anyway?")
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.message.setStyleSheet("color: #c62828;" if error else "")
+        self.message.setText(text)
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        layout.addWidget(widget, 1 if isinstance(widget, QLineEdit) else 0)
+    return box
+
+
+def _with_extension(name: str, fmt: str) -> str:
+    """`name` ending in .fmt (added when the user typed none or another one)."""
+    stem, dot, ext = name.rpartition(".")
+    if dot and ext.lower() == fmt:
+        return name
+    return f"{name}.{fmt}"
+
+
+def _default_folder() -> Path:
+    home = Path.home()
+    for candidate in (home / "Pictures", home / "Desktop", home):
+        if candidate.is_dir():
+            return candidate
+    return Path.cwd()

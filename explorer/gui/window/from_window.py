@@ -1,0 +1,139 @@
+"""Export what the main window shows: which figures it has, how it draws them, at its sizes.
+
+Views are rebuilt offscreen from the window's current results (`state.result`, the KV
+panel's trace) with the window's drawing options and at the live view's on-screen size,
+so the file looks like the screen but can take another background and a title, and the
+live widgets are never restyled or resized. "window" renders the live window itself.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtWidgets import QWidget
+
+from .figures import ExportOptions, ViewOptions, discard, export_items
+from ...export.files import ExportError
+from ...export.naming import FigureSpec, default_name, settings_title
+from ...export.render import png_bytes, render_image, render_svg
+
+WINDOW = FigureSpec("window")
+
+
+def available_specs(window) -> list[tuple[str, FigureSpec]]:
+    """(menu label, spec) for what this window can export now."""
+    result = window.state.result
+    if result is None:
+        return [("Whole window", WINDOW)]
+    specs = [("Whole window", WINDOW), ("Heads grid", FigureSpec("heads"))]
+    specs += [(f"Head {h}", FigureSpec("head", h)) for h in range(result.config.n_heads)]
+    if getattr(window, "pe_panel", None) is not None:
+        specs.append(("Positional-encoding panel", FigureSpec("pe")))
+    kv = getattr(window, "kv_panel", None)
+    if kv is not None and _kv_trace(window) is not None:
+        specs.append((f"KV cache at step {kv.step}", FigureSpec("kv", kv.step)))
+    return specs
+
+
+def current_spec(window) -> FigureSpec:
+    """The figure on the current tab (the focused head if one is enlarged)."""
+    page = window.tabs.currentWidget()
+    if window.state.result is None:
+        return WINDOW
+    if page is window.heads_grid:
+        head = window.focus_head()
+        return FigureSpec("heads") if head is None else FigureSpec("head", head)
+    if page is getattr(window, "pe_panel", None):
+        return FigureSpec("pe")
+    if page is getattr(window, "kv_panel", None) and _kv_trace(window) is not None:
+        return FigureSpec("kv", window.kv_panel.step)
+    return WINDOW
+
+
+def view_options(window) -> ViewOptions:
+    """The window's drawing options, for the offscreen copies."""
+    view = window.state.view
+    look = ViewOptions(colormap=view.colormap, show_values=view.show_values,
+                       presentation=view.presentation)
+    pe = getattr(window, "pe_panel", None)
+    if pe is not None:
+        look.pe_positions = pe.positions_spin.value()
+        look.pe_dims = pe.dims
+    kv = getattr(window, "kv_panel", None)
+    if kv is not None:
+        look.kv_head_choice = kv.controls.head_combo.currentIndex()
+    return look
+
+
+def live_view(window, spec: FigureSpec) -> QWidget:
+    """The on-screen widget whose size the exported figure takes."""
+    if spec.kind in ("heads", "head"):
+        return window.heads_grid
+    if spec.kind == "pe":
+        return window.pe_panel
+    if spec.kind == "kv":
+        return window.kv_panel
+    return window
+
+
+def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tuple[str, bytes]:
+    """(default file name, content) of one figure of the window."""
+    state = window.state
+    config = state.result.config if state.result is not None else state.config
+    if spec.kind == "window":
+        return default_name(spec, config, options.fmt), window_bytes(window, options)
+    if state.result is None:
+        raise ExportError("nothing to export yet: the first picture has not been computed")
+    size = live_view(window, spec).size()
+    if size.width() < 50 or size.height() < 50:  # a tab never shown: use the CLI's size
+        size = None
+    items = export_items(config, [spec], options, result=state.result, trace=_kv_trace(window),
+                         look=view_options(window), size=size)
+    return items[0]
+
+
+def window_bytes(window: QWidget, options: ExportOptions) -> bytes:
+    """The live window as PNG or SVG (background and title do not apply)."""
+    state = getattr(window, "state", None)
+    description = settings_title(state.config) if state is not None else ""
+    if options.fmt == "png":
+        return png_bytes(render_image(window, options.scale, options.width), description)
+    if options.fmt == "svg":
+        return render_svg(window, "Attention Explorer", description)
+    raise ExportError("the whole window can be exported as PNG or SVG, not CSV")
+
+
+def _kv_trace(window):
+    """The trace the KV panel shows (it may be newer than state.kv_trace)."""
+    kv = getattr(window, "kv_panel", None)
+    trace = getattr(kv, "trace", None) if kv is not None else None
+    return trace if trace is not None else window.state.kv_trace
+
+
+def fresh_window_bytes(config, options: ExportOptions, size=None, timeout_s: float = 60.0) -> bytes:
+    """Open a new main window offscreen on `config`, wait for its picture, render it, close it.
+
+    For the command line (README screenshots): the window's own worker computes, so this
+    waits in a local event loop; it never touches the user's settings file.
+    """
+    from PySide6.QtCore import QElapsedTimer, QSize
+    from PySide6.QtWidgets import QApplication
+
+    from .main_window import MainWindow
+    from ...app.state import AppState
+    from ...export.render import settle
+    state = AppState(config)
+    window = MainWindow(state)
+    try:
+        clock = QElapsedTimer()
+        clock.start()
+        while state.result is None or state.result.config != config or not state.is_idle():
+            if clock.elapsed() > timeout_s * 1000:
+                raise ExportError(f"the window did not compute its picture within {timeout_s:g} s")
+            QApplication.processEvents()
+            time.sleep(0.005)
+        settle(window, size or QSize(1400, 900))
+        return window_bytes(window, options)
+    finally:
+        state.shutdown()
+        discard(window)

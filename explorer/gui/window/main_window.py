@@ -1,0 +1,295 @@
+"""The main window: controls on the left, the heads (and other views) in tabs, an info strip.
+
+It binds pieces together and draws nothing itself: ``AppState`` computes (through its worker),
+``HeadsGrid`` draws heads, ``ControlPanel`` edits the state. ``pe.panel.PEPanel`` and
+``kv.panel.KVPanel`` become tabs, and ``export_dialog.install_export_actions(window)`` /
+``topics.install_topics_menu(window)`` fill File and Topics.
+
+Attributes other code may use: ``state``, ``heads_grid``, ``tabs``, ``controls``, ``info_strip``,
+``file_menu``, ``view_menu``, ``presets_menu``, ``topics_menu``, ``help_menu``, ``menus`` (by title),
+``shortcut_actions`` (the shortcut table's QActions by name), ``views()``,
+``status_message(text)``, and the signals ``picture_shown(result)`` and ``first_paint()``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabBar, QTabWidget,
+                               QVBoxLayout, QWidget)
+
+from ...core import PRESETS, AttentionResult
+from ..plotting.colormaps import COLORMAPS
+from ..controls.panel import ControlPanel
+from ..plotting.fonts import load_bundled_fonts, ui_font
+from ..heads.grid import HeadsGrid
+from ..heads.info_strip import InfoStrip
+from ...app.settings import Settings
+from ..kv.panel import KVPanel
+from ..pe.panel import PEPanel
+from ..topics import install_topics_menu
+from .export_dialog import install_export_actions
+from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
+from ...app.state import SHOW_VALUES_MODES, AppState
+
+NORMAL_PT, PRESENTATION_PT = 10, 16
+STATUS_MS = 10_000
+
+
+
+class MainWindow(QMainWindow):
+    first_paint = Signal()            # the first picture has been painted
+    picture_shown = Signal(object)    # an AttentionResult has just been handed to every view
+
+    def __init__(self, state: AppState, settings: Settings | None = None,
+                 rng: random.Random | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        load_bundled_fonts()
+        self.state = state
+        self._focus_head: int | None = None
+        self._painted = False
+        self._views: list[QWidget] = []
+        self.pe_panel = self.kv_panel = None
+        self.setWindowTitle("Attention Explorer")
+        self.heads_grid = HeadsGrid()
+        self.heads_grid.set_colormap(state.view.colormap)
+        self.heads_grid.set_show_values(state.view.show_values)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.setTabsClosable(True)  # only tabs added with closable=True get a close button
+        self.tabs.tabCloseRequested.connect(self._close_tab)
+        self.info_strip = InfoStrip()
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.info_strip)
+        self.setCentralWidget(central)
+        self.add_view("Heads", self.heads_grid)
+        self.controls = ControlPanel(state, list(COLORMAPS), rng=rng)
+        self.controls_dock = QDockWidget("Controls", self)
+        self.controls_dock.setObjectName("controls_dock")
+        self.controls_dock.setWidget(self.controls)
+        self.controls_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                                       | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.controls_dock)
+        self._build_menus()
+        self._add_optional_panels()
+        self._install_plugins()
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.shortcut_actions["quit"])
+        self._connect()
+        self.resize(1400, 900)
+        if settings is not None:
+            self.restore_layout(settings)
+        self._apply_presentation(state.view.presentation)
+        if state.result is not None:
+            self._on_result(state.result)
+
+    # ----- public --------------------------------------------------------------------------
+    def add_view(self, title: str, widget: QWidget, closable: bool = False) -> None:
+        """A tab in the central area; gets set_presentation(on) calls if it has that method.
+
+        A closable tab (the topics) has a close button; closing hides the view (it computes
+        nothing while hidden) and adding the same widget again brings it back.
+        """
+        index = self.tabs.addTab(widget, title)
+        if not closable:
+            self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, None)
+        if widget not in self._views:
+            self._views.append(widget)
+        if hasattr(widget, "set_presentation") and self.state.view.presentation:
+            widget.set_presentation(True)
+
+    def _close_tab(self, index: int) -> None:
+        if self.tabs.tabBar().tabButton(index, QTabBar.ButtonPosition.RightSide) is not None:
+            self.tabs.removeTab(index)  # the widget lives on for the next time it is opened
+
+    def views(self) -> list[QWidget]:
+        return list(self._views)
+
+    def status_message(self, text: str, ms: int = STATUS_MS) -> None:
+        self.statusBar().showMessage(text, ms)
+
+    def focus_head(self) -> int | None:
+        return self._focus_head
+
+    def set_focus_head(self, head: int | None) -> None:
+        result = self.state.result
+        if head is not None and (result is None or head >= result.config.n_heads):
+            return
+        self._focus_head = head
+        self.heads_grid.set_focus_head(head)
+        if head is not None:
+            self.tabs.setCurrentWidget(self.heads_grid)
+            self.status_message(f"head {head} enlarged: click it or press Esc for all heads", 4000)
+
+    def apply_preset(self, name: str) -> None:
+        preset = PRESETS[name]
+        current = self.state.config
+        config = preset.config.replace(backend=current.backend, device=current.device)
+        if self.state.set_config(config):
+            self.status_message(f"Preset: {preset.title} — {preset.description}")
+
+    def restore_layout(self, settings: Settings) -> None:
+        if settings.geometry:
+            self.restoreGeometry(QByteArray.fromBase64(settings.geometry.encode("ascii")))
+        if settings.window_state:
+            self.restoreState(QByteArray.fromBase64(settings.window_state.encode("ascii")))
+
+    def settings_snapshot(self, config=None) -> Settings:
+        """What to save: the config (or `config`), layout and view options."""
+        view = self.state.view
+        return Settings(
+            config=config if config is not None else self.state.config,
+            geometry=bytes(self.saveGeometry().toBase64()).decode("ascii"),
+            window_state=bytes(self.saveState().toBase64()).decode("ascii"),
+            colormap=view.colormap, show_values=view.show_values, presentation=view.presentation)
+
+    # ----- construction --------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("&File")
+        self.view_menu = bar.addMenu("&View")
+        self.presets_menu = bar.addMenu("&Presets")
+        self.topics_menu = bar.addMenu("&Topics")
+        self.help_menu = bar.addMenu("&Help")
+        self.menus = {"File": self.file_menu, "View": self.view_menu, "Presets": self.presets_menu,
+                      "Topics": self.topics_menu, "Help": self.help_menu}
+        self.shortcut_actions = make_actions(self, self._shortcut_handlers())
+        for name in ("presentation", "full_screen"):
+            self.view_menu.addAction(self.shortcut_actions[name])
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.shortcut_actions["unfocus_head"])
+        self.view_menu.addAction(self.shortcut_actions["cycle_show_values"])
+        self.view_menu.addAction(self.controls_dock.toggleViewAction())
+        for preset in PRESETS.values():
+            action = self.presets_menu.addAction(preset.title)
+            action.setObjectName(f"preset_{preset.name}")
+            action.setToolTip(preset.description)
+            action.setStatusTip(preset.description)
+            action.triggered.connect(lambda _=False, name=preset.name: self.apply_preset(name))
+        self.presets_menu.setToolTipsVisible(True)
+        self.help_menu.addAction(self.shortcut_actions["shortcuts_help"])
+        self.help_menu.addAction("About Attention Explorer", self._show_about)
+
+    def _shortcut_handlers(self) -> dict:
+        c = self.controls
+        handlers = {
+            "heads_up": lambda: c.model_size.step_heads(+1),
+            "heads_down": lambda: c.model_size.step_heads(-1),
+            "d_model_up": lambda: c.model_size.step_d_model(+1),
+            "d_model_down": lambda: c.model_size.step_d_model(-1),
+            "seed_up": lambda: c.seed.step(+1),
+            "seed_down": lambda: c.seed.step(-1),
+            "random_seed": c.seed.randomize,
+            "toggle_scaling": lambda: c.switches.toggle("scaled"),
+            "toggle_causal": lambda: c.switches.toggle("causal"),
+            "toggle_positional": lambda: c.switches.toggle("positional"),
+            "edit_sentence": self._edit_sentence,
+            "unfocus_head": lambda: self.set_focus_head(None),
+            "cycle_show_values": self._cycle_show_values,
+            "presentation": lambda on: setattr(self.state.view, "presentation", on),
+            "full_screen": self._set_full_screen,
+            "shortcuts_help": self.show_shortcuts,
+            "quit": self.close,
+        }
+        for shortcut in SHORTCUTS:
+            if shortcut.name.startswith("focus_head_"):
+                head = int(shortcut.name.rsplit("_", 1)[1])
+                handlers[shortcut.name] = lambda head=head: self.set_focus_head(head)
+        return handlers
+
+    def _add_optional_panels(self) -> None:
+        self.pe_panel = PEPanel()
+        self.add_view("Positional encoding", self.pe_panel)
+        self.kv_panel = KVPanel()
+        self.add_view("KV cache", self.kv_panel)
+
+    def _install_plugins(self) -> None:
+        install_export_actions(self)
+        install_topics_menu(self)
+        if self.topics_menu.isEmpty():
+            self.topics_menu.addAction("(no topics installed)").setEnabled(False)
+
+    def _connect(self) -> None:
+        state = self.state
+        state.result_changed.connect(self._on_result)
+        state.error.connect(self.status_message)
+        state.view.colormap_changed.connect(self.heads_grid.set_colormap)
+        state.view.show_values_changed.connect(self.heads_grid.set_show_values)
+        state.view.presentation_changed.connect(self._apply_presentation)
+        self.heads_grid.head_clicked.connect(self._on_head_clicked)
+        if self.kv_panel is not None:
+            state.kv_trace_changed.connect(self.kv_panel.set_trace)
+            self.tabs.currentChanged.connect(self._on_tab_changed)
+
+    # ----- slots ---------------------------------------------------------------------------
+    def _on_result(self, result: AttentionResult) -> None:
+        if self._focus_head is not None and self._focus_head >= result.config.n_heads:
+            self._focus_head = None
+        self.heads_grid.set_result(result)
+        self.info_strip.set_result(result)
+        if self.pe_panel is not None:
+            self.pe_panel.set_result(result)
+        self.picture_shown.emit(result)
+        if not self._painted and self.isVisible():
+            self._painted = True
+            self.repaint()  # paint now, so "first paint" means pixels, not a pending update
+            self.first_paint.emit()
+
+    def _on_head_clicked(self, head: int) -> None:
+        self.set_focus_head(None if head == self._focus_head else head)
+
+    def _on_tab_changed(self, _index: int) -> None:
+        showing_kv = self.tabs.currentWidget() is self.kv_panel
+        self.state.kv_enabled = showing_kv
+        if showing_kv and self.state.kv_trace is not None:
+            self.kv_panel.set_trace(self.state.kv_trace)
+
+    def _edit_sentence(self) -> None:
+        self.controls_dock.show()
+        self.controls.sentence.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.controls.sentence.edit.selectAll()
+
+    def _cycle_show_values(self) -> None:
+        modes = SHOW_VALUES_MODES
+        view = self.state.view
+        view.show_values = modes[(modes.index(view.show_values) + 1) % len(modes)]
+        self.status_message(f"cell values: {view.show_values}", 2000)
+
+    def _set_full_screen(self, on: bool) -> None:
+        if on:
+            self.showFullScreen()
+        else:
+            self.showNormal()
+
+    def _apply_presentation(self, on: bool) -> None:
+        font = ui_font(PRESENTATION_PT if on else NORMAL_PT)
+        self.setFont(font)
+        self.menuBar().setFont(font)
+        for menu in self.menus.values():
+            menu.setFont(font)
+        self.statusBar().setFont(font)
+        for view in self._views:
+            if hasattr(view, "set_presentation"):
+                view.set_presentation(on)
+        action = self.shortcut_actions["presentation"]
+        if action.isChecked() != on:
+            action.setChecked(on)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self)
+        dialog.setFont(self.font())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def _show_about(self) -> None:
+        QMessageBox.about(self, "About Attention Explorer",
+                          "Attention Explorer — multi-head self-attention, live.\n"
+                          "Change d_model, heads, seed, scaling, masks and positional encoding "
+                          "and watch every head's weights update.")
+

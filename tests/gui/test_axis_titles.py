@@ -1,0 +1,60 @@
+"""QA pass: a one-token sentence. Axis titles read 'query (x0.001)', 'key (x0.001)',
+'position (x0.001)': pyqtgraph's automatic SI prefix saw a cell axis of range -0.5 … 0.5."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from explorer.core import AttentionConfig, forward, run_kv_cache
+from explorer.gui.heads.grid import HeadsGrid
+from explorer.gui.kv.panel import KVPanel
+from explorer.gui.pe.panel import PEPanel
+from explorer.gui.topics.widgets import MatrixPlot
+
+ONE = AttentionConfig(tokens=("안녕",), d_model=8, n_heads=2, seed=1)
+
+
+def _labels(*plots: pg.PlotItem) -> list[str]:
+    return [plot.getAxis(name).label.toPlainText().strip() for plot in plots
+            for name in ("left", "bottom")
+            if plot.getAxis(name).label.toPlainText()]
+
+
+def _shown(qtbot, widget):
+    qtbot.addWidget(widget)
+    widget.resize(900, 700)
+    widget.show()
+    qtbot.waitExposed(widget)
+    qtbot.wait(20)
+
+
+def test_heads_grid_axis_titles_have_no_si_prefix(qtbot):
+    grid = HeadsGrid()
+    grid.set_result(forward(ONE))
+    _shown(qtbot, grid)
+    labels = _labels(*grid.plot_items())
+    assert labels and all("x0.001" not in t and "(m" not in t for t in labels), labels
+
+
+def test_pe_and_kv_axis_titles_have_no_si_prefix(qtbot):
+    pe = PEPanel()
+    pe.set_result(forward(ONE))
+    _shown(qtbot, pe)
+    kv = KVPanel()
+    kv.set_trace(run_kv_cache(ONE))
+    _shown(qtbot, kv)
+    plots = [pe.table_widget.getPlotItem(), pe.similarity_widget.getPlotItem(), pe.inputs.x_plot,
+             kv.cache_view.k_plot, kv.cache_view.w_plot]
+    labels = _labels(*plots)
+    assert len(labels) >= 8 and all("x0.001" not in t for t in labels), labels
+
+
+def test_topic_matrix_axis_titles_have_no_si_prefix(qtbot):
+    widget = pg.GraphicsLayoutWidget()
+    plot = MatrixPlot("one")
+    widget.ci.addItem(plot.plot)
+    plot.set_axis_labels("query", "key")
+    plot.set_matrix(np.ones((1, 1)), (0.0, 1.0), "viridis", values=True)
+    _shown(qtbot, widget)
+    assert _labels(plot.plot) == ["query", "key"]

@@ -1,0 +1,255 @@
+"""QA pass: the window must fit a small laptop screen and never widen itself on a projector.
+
+Found by hand: the window could not be narrower than 1221 px (the KV transport row alone was
+860 px), and in presentation mode it grew to 2023 px, wider than the 1600 px screen, as topics
+were opened (a 780 px combo box, the info strip at d_model 2048, the "computing…" label).
+"""
+
+from __future__ import annotations
+
+
+import pytest
+from PySide6.QtCore import Qt
+
+from explorer.core import AttentionConfig, get_preset, run_kv_cache
+from explorer.core.attention import forward
+from explorer.gui.plotting.fonts import load_bundled_fonts, ui_font
+from explorer.gui.heads.info_strip import InfoStrip
+from explorer.gui.kv.panel import KVPanel
+from explorer.gui.window.main_window import PRESENTATION_PT
+from explorer.gui.pe.panel import PEPanel
+from explorer.app.state import AppState
+from explorer.gui.topics import TOPICS, TopicsController
+from explorer.gui.topics.cross_view import CrossView
+from explorer.gui.topics.scaling_view import ScalingView
+
+WAIT_MS = 60_000
+LAPTOP_WIDTH = 1024        # a small laptop window: 1024 x 700
+PROJECTOR_WIDTH = 1280     # a common projector, presentation mode on
+CONTROLS_WIDTH = 340       # the control panel's own minimum at 10 pt (it never scrolls sideways)
+PAGE_BUDGET = LAPTOP_WIDTH - CONTROLS_WIDTH - 4   # what a tab page may need at 10 pt
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window(get_preset("course-lab3").config, size=(1400, 900))
+
+
+def open_every_view(qtbot, window) -> None:
+    """Each tab, then each topic (its preset, its compute), waiting for every picture."""
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+    controller = window.findChild(TopicsController)
+    for topic in TOPICS:
+        view = controller.show_topic(topic.key)
+        qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=WAIT_MS)
+        qtbot.wait(20)
+
+
+def test_window_can_be_a_1024_px_laptop_window_with_every_view_open(qtbot, window):
+    open_every_view(qtbot, window)
+    assert window.minimumSizeHint().width() <= LAPTOP_WIDTH
+    window.resize(LAPTOP_WIDTH, 700)
+    qtbot.waitUntil(lambda: window.width() == LAPTOP_WIDTH, timeout=5000)
+
+
+def test_presentation_mode_never_widens_the_window(qtbot, window):
+    window.state.view.presentation = True
+    open_every_view(qtbot, window)
+    assert window.width() == 1400
+    assert window.minimumSizeHint().width() <= PROJECTOR_WIDTH
+
+
+# ----- one test per widget that held the window wide -----------------------------------------
+def test_kv_panel_transport_controls_wrap_when_narrow(qtbot):
+    panel = KVPanel()
+    qtbot.addWidget(panel)
+    panel.set_trace(run_kv_cache(get_preset("course-lab3").config))
+    assert panel.minimumSizeHint().width() <= PAGE_BUDGET
+    panel.set_presentation(True)
+    assert panel.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480
+    panel.set_presentation(False)
+    panel.resize(PAGE_BUDGET, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.wait(20)
+    c = panel.controls
+    boxes = [c.first_button, c.back_button, c.play_button, c.pause_button, c.forward_button,
+             c.last_button, c.speed_spin, c.step_spin, c.head_combo, c.slider]
+    rects = [w.rect().translated(w.mapTo(panel, w.rect().topLeft())) for w in boxes]
+    for w, rect in zip(boxes, rects):
+        assert w.isVisible() and panel.rect().contains(rect), w
+    for i, a in enumerate(rects):  # wrapped rows, nothing drawn over anything else
+        assert not any(a.intersects(b) for b in rects[i + 1:])
+
+
+def test_kv_cache_plots_fit_a_narrow_view(qtbot):
+    """A long plot title made pyqtgraph's layout wider than the view: V cache cut off."""
+    panel = KVPanel()
+    qtbot.addWidget(panel)
+    panel.set_trace(run_kv_cache(get_preset("course-lab3").config))
+    panel.resize(PAGE_BUDGET, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.wait(20)
+    view = panel.cache_view
+    needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+    assert needed <= view.viewport().width()
+    for plot in (view.k_plot, view.v_plot, view.w_plot):  # titles fit over their plots
+        assert plot.titleLabel.item.boundingRect().width() <= plot.width()
+
+
+def test_pe_panel_fits_beside_the_controls(qtbot):
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    panel.set_result(forward(get_preset("course-lab3").config))
+    assert panel.minimumSizeHint().width() <= PAGE_BUDGET
+
+
+def test_scaling_view_combos_shrink_rather_than_widen(qtbot):
+    load_bundled_fonts()
+    state = AppState(get_preset("saturated-softmax").config)
+    view = ScalingView(state)
+    qtbot.addWidget(view)
+    view.set_presentation(True)  # first shown on a projector: the combo sized to 16 pt text
+    view.setFont(ui_font(PRESENTATION_PT))
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480
+    assert view.init.currentText().endswith("(randn / √d_model)")  # the full text is kept
+    view.runner.wait()
+    state.shutdown()
+
+
+def test_info_strip_wraps_rather_than_widen_the_window(qtbot):
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    strip.setFont(ui_font(PRESENTATION_PT))
+    config = AttentionConfig(tokens=("a", "b"), d_model=2048, n_heads=16)
+    strip.set_result(forward(config))
+    assert strip.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480
+    assert strip.shape_label.text() == "shapes (2, 2048) → (16, 2, 128) → (2, 2048)"
+
+
+def test_topic_busy_note_does_not_widen_its_view(qtbot):
+    """'computing…' appeared in the controls row for each compute; the row's minimum grew by
+    its width and the window with it, and a window never shrinks back by itself."""
+    state = AppState(get_preset("course-lab3").config)
+    view = CrossView(state)
+    qtbot.addWidget(view)
+    view.set_presentation(True)
+    view.show()
+    qtbot.waitExposed(view)
+    view.runner.wait()
+    qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=WAIT_MS)
+    idle_width = view.minimumSizeHint().width()
+    view._on_busy(True)
+    assert view.busy.isVisible() and view.busy.text()
+    assert view.minimumSizeHint().width() == idle_width
+    view._on_busy(False)
+    assert not view.busy.isVisible()
+    state.shutdown()
+
+
+
+def lines(label) -> int:
+    """How many lines `label` wraps into at its current width."""
+    return round(label.heightForWidth(label.width()) / label.fontMetrics().lineSpacing())
+
+
+def test_info_strip_and_pe_hint_stay_on_one_line_when_there_is_room(qtbot):
+    """A plain word-wrapped QLabel wraps '0.21 ms on numpy/cpu' even in a 1400 px window."""
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    strip.set_result(forward(get_preset("course-lab3").config))
+    strip.resize(1100, 40)
+    strip.show()
+    qtbot.waitExposed(strip)
+    for label in (strip.shape_label, strip.params_label, strip.time_label):
+        assert lines(label) == 1, label.text()
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    panel.set_result(forward(get_preset("course-lab3").config))
+    panel.resize(1100, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert lines(panel.hint) == 1
+
+
+def test_shortcuts_dialog_shows_every_column_in_presentation_mode(qtbot, window):
+    """F1 on a projector: the dialog kept its 560 px and cut the Action column mid-word."""
+    window.state.view.presentation = True
+    dialog = window.show_shortcuts()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)
+    table = dialog.table
+    assert table.horizontalHeader().font().pointSizeF() == window.font().pointSizeF()
+    assert table.horizontalScrollBar().maximum() == 0  # nothing hidden sideways
+    needed = max(table.fontMetrics().horizontalAdvance(table.item(r, 1).text())
+                 for r in range(table.rowCount()))
+    assert table.columnWidth(1) >= needed
+    dialog.close()
+
+
+def test_info_strip_entropy_never_squeezed_into_a_column(qtbot):
+    """With the other labels at full width the entropy text was left ~10 px in presentation
+    mode: one character per line, a strip 300 px tall that took the plots' room."""
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    strip.setFont(ui_font(PRESENTATION_PT))
+    strip.set_result(forward(AttentionConfig(tokens=("a", "b", "c", "d"), d_model=512,
+                                             n_heads=16)))
+    strip.resize(900, 60)
+    strip.show()
+    qtbot.waitExposed(strip)
+    label = strip.entropy_label
+    assert label.width() >= 36 * label.fontMetrics().averageCharWidth()
+    assert strip.heightForWidth(900) <= 6 * label.fontMetrics().lineSpacing()
+    assert strip.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480  # never widens the window
+
+
+def _pe_panel(qtbot, width, height, presentation):
+    panel = PEPanel()
+    qtbot.addWidget(panel)
+    panel.set_presentation(presentation)
+    panel.resize(width, height)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_result(forward(get_preset("course-lab3").config))
+    qtbot.wait(50)
+    return panel
+
+
+def test_pe_inputs_give_x_pe_and_the_sum_the_same_width(qtbot):
+    """The token axis came out of X's share: in presentation mode X was a 30 px sliver beside
+    100 px PE and X + PE, its dimension ticks crushed together."""
+    panel = _pe_panel(qtbot, 900, 760, presentation=True)
+    plots = (panel.inputs.x_plot, panel.inputs.pe_plot, panel.inputs.sum_plot)
+
+    def balanced():  # the token axis takes its width when first painted
+        widths = [plot.getViewBox().width() for plot in plots]
+        return min(widths) > 0.9 * max(widths)
+    qtbot.waitUntil(balanced, timeout=2000)
+
+
+def test_pe_curve_legend_fits_its_plot(qtbot):
+    """Three legend columns at 13 pt were wider than the plot: entries and the curves' right
+    end were cut off."""
+    panel = _pe_panel(qtbot, 900, 760, presentation=True)
+    view = panel.curves_view
+    needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+    assert needed <= view.viewport().width()
+    assert view.legend.boundingRect().width() <= view.viewport().width()
+
+
+def test_pe_inputs_fit_their_view_after_shrinking(qtbot):
+    panel = _pe_panel(qtbot, 1400, 800, presentation=False)
+    panel.resize(PAGE_BUDGET, 700)
+    view, bar = panel.inputs.graphics, panel.inputs.color_bar
+
+    def fits():  # the colour bar, last in the row, is in view
+        return bar.mapRectToScene(bar.boundingRect()).right() <= view.viewport().width() + 1
+    qtbot.waitUntil(fits, timeout=2000)
+    assert view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= view.viewport().width()

@@ -1,0 +1,72 @@
+"""QA pass: topic pictures stay readable when space is short (presentation mode, small windows)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from explorer.gui.topics.widgets import MatrixPlot
+
+
+def _matrix_widget(qtbot, width, height, presentation=False):
+    widget = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(widget)
+    plot = MatrixPlot("weights")
+    widget.ci.addItem(plot.plot)
+    plot.set_presentation(presentation)
+    plot.set_matrix(np.full((4, 8), 0.25), (0.0, 1.0), "viridis", values=True)
+    widget.resize(width, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+    qtbot.wait(20)
+    return widget, plot
+
+
+def _cell_px(plot):
+    rows, cols = plot.matrix().shape
+    view = plot.plot.getViewBox()
+    return view.width() / cols, view.height() / rows
+
+
+def test_cell_values_hide_when_cells_are_narrower_than_the_numbers(qtbot):
+    """In presentation mode at 1400 px the cross-attention heads printed '0.92 0.06 …' into
+    30 px cells: the numbers ran into each other."""
+    widget, plot = _matrix_widget(qtbot, 260, 200, presentation=True)
+    text_px = max(item.textItem.boundingRect().width() for item in plot._values)
+    assert _cell_px(plot)[0] < text_px - 8  # the numbers cannot fit here
+    assert plot.value_labels()  # still there (tests, export) ...
+    assert not any(item.isVisible() for item in plot._values)  # ... but not drawn over each other
+    widget.resize(1200, 500)  # room again: they come back
+    qtbot.waitUntil(lambda: all(item.isVisible() for item in plot._values), timeout=2000)
+
+
+def test_cell_values_shown_when_they_fit(qtbot):
+    widget, plot = _matrix_widget(qtbot, 900, 400)
+    assert all(item.isVisible() for item in plot._values)
+
+
+def test_explanation_never_cut_off_when_the_window_is_short(qtbot):
+    """Presentation mode, 1400 x 900 with the controls shown: the √d_head explanation got 82 of
+    the 175 px its Korean paragraph needs, cut mid-line with no way to read the rest."""
+    from explorer.core import get_preset
+    from explorer.app.state import AppState
+    from explorer.gui.topics.scaling_view import ScalingView
+
+    state = AppState(get_preset("saturated-softmax").config)
+    view = ScalingView(state)
+    qtbot.addWidget(view)
+    view.set_presentation(True)
+    view.resize(1000, 560)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=60_000)
+    box = view.explanation
+    qtbot.waitUntil(lambda: box.body.verticalScrollBar().maximum() > 0, timeout=2000)  # scrolls
+    for label in (box.ko, box.en):  # whole paragraphs
+        assert label.height() >= label.heightForWidth(label.width())
+    assert box.height() < view.height() / 2  # the plots keep room too
+    view.resize(1000, 1400)  # room for everything: no scrolling
+    qtbot.waitUntil(lambda: box.body.verticalScrollBar().maximum() == 0, timeout=2000)
+    box.toggle.setChecked(False)  # folded: only the title line
+    assert not box.body.isVisible()
+    state.shutdown()
