@@ -37,6 +37,8 @@ def test_the_config_is_frozen():
     ({"snapshot_every": -5}, "snapshot interval must be between 1"),
     ({"steps": 100_000, "snapshot_every": 1, "seq_len": 256, "vocab": 256, "n_heads": 16},
      "snapshots would take"),
+    ({"batch": 4096, "seq_len": 256, "vocab": 256, "n_heads": 16, "snapshot_every": 100},
+     "a step at batch 4096 would need about"),
     ({"device": "gpu"}, "device must be cpu, cuda or cuda:N, got 'gpu'"),
 ])
 def test_each_bad_field_is_named_in_the_message(changes, message):

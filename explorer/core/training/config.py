@@ -24,8 +24,12 @@ MIN_SEQ_LEN, MAX_SEQ_LEN = 8, 256
 MAX_STEPS = 100_000
 MAX_BATCH = 4096
 # Snapshots (probe attention for every head) are kept in memory for the timeline: 500 steps every
-# 25 at the recipe's size is 21 frames of 18 KiB; 100 000 steps every step at seq 256 would be 470 GB.
+# 25 at the recipe's size is 21 frames of 18 KiB; 100 000 steps, every step, 2 × 16 heads at seq 256
+# would be 470 GB.
 MAX_SNAPSHOT_BYTES = 256 * 1024**2
+# One training step's activations (rough: one-hot inputs, residual stream, logits, and per layer the
+# scores, weights and their gradients). The recipe: ~12 MB; batch 4096 × seq 256 × 2 × 16 heads: ~140 GB.
+MAX_STEP_BYTES = 2 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,19 @@ def _check_snapshot_memory(config: TrainConfig) -> None:
                           f"interval of at least {least} steps")
 
 
+def step_bytes(config: TrainConfig) -> int:
+    """Rough float32 activation memory of one training step (see MAX_STEP_BYTES)."""
+    per_token = 2 * config.vocab + 4 * config.d_model + 4 * config.n_layers * config.n_heads * config.seq_len
+    return 4 * config.batch * config.seq_len * per_token
+
+
+def _check_step_memory(config: TrainConfig) -> None:
+    need = step_bytes(config)
+    if need > MAX_STEP_BYTES:
+        raise ConfigError(f"a step at batch {config.batch} would need about {need / 1024**3:.1f} GiB "
+                          f"(limit {MAX_STEP_BYTES // 1024**3} GiB); use a smaller batch or sequence")
+
+
 def validate_train(config: TrainConfig) -> TrainConfig:
     """Return `config` if every field is usable, else raise ConfigError saying which and why."""
     if config.task not in TASKS:
@@ -114,6 +131,7 @@ def validate_train(config: TrainConfig) -> TrainConfig:
     _int_in("log interval", config.log_every, 1, MAX_STEPS)
     _int_in("snapshot interval", config.snapshot_every, 1, MAX_STEPS)
     _check_snapshot_memory(config)
+    _check_step_memory(config)
     if not isinstance(config.device, str) or not _DEVICE_RE.match(config.device):
         raise ConfigError(f"device must be cpu, cuda or cuda:N, got {config.device!r}")
     return config

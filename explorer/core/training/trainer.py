@@ -10,7 +10,8 @@ from numpy generators seeded with (seed, 1), the held-out batch from (seed, 2). 
 on the same device gives the same curves, bit for bit, when torch uses the same number of
 intra-op threads (1 and 2 threads differ in the last bits of a float32 sum). So the trainer pins
 the count: `threads` (default 1) is set for its own steps and the old value put back after each
-call (torch's thread count is process-wide); None leaves torch's setting alone.
+call; None leaves torch's setting alone. (With this torch's OpenMP backend the count belongs to
+the calling thread: a trainer in a background job does not change the GUI thread's count.)
 
 Why one thread by default: on this 2-core machine two threads were only ~25 % faster at a quiet
 moment (8.5 vs 11.3 ms a step), but when anything else runs (the window's own drawing, another
