@@ -48,8 +48,9 @@ class TinyTransformer(nn.Module):
     def forward(self, tokens: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
         """tokens (B, T) → logits (B, T, vocab) and one (B, h, T, T) attention per layer."""
         positions = torch.arange(tokens.shape[1], device=tokens.device)  # (T,)
-        # one-hot @ table rather than an index lookup: its backward is a matmul, deterministic on
-        # CUDA too (an embedding lookup's backward accumulates with atomics there).
+        # one-hot @ table rather than an index lookup: its backward is a matmul, which CUDA runs
+        # deterministically; an embedding lookup's backward accumulates with atomics there. (Not yet
+        # measured on a GPU: tests/training/test_trainer.py has the CUDA reproducibility test.)
         onehot = nn.functional.one_hot(tokens, self.config.vocab).to(self.embed.weight.dtype)  # (B, T, V)
         x = onehot @ self.embed.weight + self.pos(positions)  # (B, T, d)
         attentions = []
