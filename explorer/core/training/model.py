@@ -70,8 +70,7 @@ def build_model(config: TrainConfig) -> TinyTransformer:
     model = TinyTransformer(config)
     gen = torch.Generator().manual_seed(config.seed)
     with torch.no_grad():
-        for name, p in model.named_parameters():
-            std = 1.0 if "embed" in name and "unembed" not in name or name.startswith("pos") \
-                else 1.0 / math.sqrt(p.shape[-1])
-            p.normal_(0.0, std, generator=gen)
+        for name, p in model.named_parameters():  # in definition order: the draw is stable
+            is_table = name in ("embed.weight", "pos.weight")
+            p.normal_(0.0, 1.0 if is_table else 1.0 / math.sqrt(p.shape[-1]), generator=gen)
     return model
