@@ -1,8 +1,14 @@
 """Test-wide setup: Qt offscreen, settings in a temporary folder, never the user's."""
 
 import os
+from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Offscreen Qt with one 1920 × 1080 screen (a common laptop/monitor; Qt's default offscreen
+# screen is 800 × 800, smaller than the window's 1400 × 900 default). Projector sizes are
+# tested by giving the window a smaller screen (tests/gui/test_projector.py).
+SCREEN_CONFIG = Path(__file__).with_name("offscreen-screen.json")
+if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={SCREEN_CONFIG}"
 
 import pytest  # noqa: E402
 
@@ -13,6 +19,16 @@ SETTINGS_ENV = "ATTENTION_EXPLORER_SETTINGS_DIR"
 def _isolated_settings(tmp_path_factory, monkeypatch):
     """Point the app's settings folder at a fresh temporary directory for every test."""
     monkeypatch.setenv(SETTINGS_ENV, str(tmp_path_factory.mktemp("settings")))
+
+
+@pytest.fixture(autouse=True)
+def _normal_font_scale():
+    """Presentation mode scales every font process-wide; no test inherits another's scale."""
+    yield
+    import sys
+    fonts = sys.modules.get("explorer.gui.plotting.fonts")
+    if fonts is not None:
+        fonts.set_font_scale(1.0)
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
 """Command line: `attention-explorer` opens the window; one module per sub-command.
 
 `dump` (dump.py) prints a computation, `export` (export.py) writes figures without a window;
-both share options.py. `train` (train.py) trains a tiny transformer and reports its heads. The window itself (`gui`, the default) is imported only when asked for,
-so `dump` loads neither Qt nor torch. Bad arguments give one line on stderr and exit code 2.
+both share options.py; `models` and `dump --model` (learned.py) are the pretrained models;
+`train` (train.py) trains a tiny transformer and reports its heads. The window itself (`gui`,
+the default) is imported only when asked for, so `dump` loads neither Qt nor torch. Bad
+arguments give one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import sys
 from ..core import ConfigError, DeviceUnavailableError
 from .dump import add_dump_parser
 from .export import add_export_parser
-from .train import add_train_parser
+from .learned import add_models_parser
 from .options import EXIT_USAGE, OneLineParser, add_config_options, config_from_args
+from .train import add_train_parser
 
 __all__ = ["EXIT_USAGE", "OneLineParser", "add_config_options", "build_parser", "config_from_args",
            "main"]
@@ -28,6 +31,7 @@ def build_parser() -> OneLineParser:
     gui.add_argument("--settings", help="settings file to use instead of the user's")
     add_dump_parser(sub)
     add_export_parser(sub)
+    add_models_parser(sub)
     add_train_parser(sub)
     return parser
 
@@ -37,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command in ("dump", "export", "train"):
+        if args.command in ("dump", "export", "models", "train"):
             code = args.run(args)
             sys.stdout.flush()  # a closed pipe shows up here, inside the try
             return code

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from .learned import add_model_dump_options, run_model_dump
 from .options import add_config_options, config_from_args
 
 
@@ -14,11 +15,14 @@ def add_dump_parser(sub) -> argparse.ArgumentParser:
     add_config_options(dump)
     dump.add_argument("--format", choices=("json", "text"), default="json")
     dump.add_argument("--kv", action="store_true", help="add the KV-cache step-through")
+    add_model_dump_options(dump)
     dump.set_defaults(run=run_dump)
     return dump
 
 
 def run_dump(args: argparse.Namespace) -> int:
+    if args.model:
+        return run_model_dump(args)
     from ..app.report import result_to_dict, result_to_text
     from ..core import forward, run_kv_cache
     config = config_from_args(args)

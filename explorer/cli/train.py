@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..core import ConfigError
 from ..core.training import (ROLES, TASKS, CheckpointError, TrainConfig, phase_change_step,
-                            validate_train)
+                             require_safetensors, validate_train)
 
 EXIT_FILES = 1
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl+C
@@ -119,6 +119,7 @@ def _check_out(out: Path, force: bool) -> None:
         raise CheckpointError(f"cannot write {out}: it is a folder")
     if out.exists() and not force:
         raise CheckpointError(f"{out} exists; add --force to overwrite it")
+    require_safetensors()
 
 
 def run_train(args: argparse.Namespace) -> int:

@@ -42,6 +42,7 @@ def test_cuda_without_a_gpu_is_one_line_exit_2():
 
 
 def test_json_run_prints_one_object_with_the_curves(tmp_path, capsys):
+    pytest.importorskip("safetensors")  # --out; the [models] extra
     out = tmp_path / "m.safetensors"
     proc = cli(*SMALL, "--seed", "3", "--json", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -74,6 +75,7 @@ def test_an_unwritable_out_is_one_line_exit_1_and_leaves_nothing(tmp_path):
 
 
 def test_an_existing_out_is_kept_without_force(tmp_path, capsys):
+    pytest.importorskip("safetensors")
     out = tmp_path / "m.safetensors"
     out.write_bytes(b"keep me")
     assert main([*SMALL, "--out", str(out)]) == 1

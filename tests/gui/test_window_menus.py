@@ -8,6 +8,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 
 from explorer.core import PRESETS, AttentionConfig
+from explorer.gui.plotting.fonts import screen_scale
 from explorer.gui.window.main_window import NORMAL_PT, PRESENTATION_PT
 from explorer.app.settings import load_settings, save_settings
 from explorer.gui.window.shortcuts import NOT_WINDOW_ACTIONS, SHORTCUTS, ShortcutsDialog, keys_text
@@ -66,13 +67,16 @@ def test_presentation_mode_enlarges_the_whole_window(qtbot, make_window):
     QTest.keyClick(window, Qt.Key.Key_F5)
     assert window.state.view.presentation
     assert window.shortcut_actions["presentation"].isChecked()
-    assert window.font().pointSizeF() == PRESENTATION_PT
-    assert window.controls.sentence.edit.font().pointSizeF() == PRESENTATION_PT
-    assert window.controls.chips.chips[0].font().pointSizeF() == PRESENTATION_PT
-    assert window.controls.model_size.d_head_label.font().pointSizeF() == PRESENTATION_PT
+    room = window.screen_size()  # presentation text keeps its share of the screen
+    big = PRESENTATION_PT * screen_scale(room.width(), room.height())
+    assert big > PRESENTATION_PT  # the tests' screen is 1920 × 1080
+    assert window.font().pointSizeF() == big
+    assert window.controls.sentence.edit.font().pointSizeF() == big
+    assert window.controls.chips.chips[0].font().pointSizeF() == big
+    assert window.controls.model_size.d_head_label.font().pointSizeF() == big
     qtbot.waitUntil(lambda: window.controls.minimumWidth()
                     >= window.controls.widget().minimumSizeHint().width())
-    assert window.file_menu.font().pointSizeF() == PRESENTATION_PT
+    assert window.file_menu.font().pointSizeF() == big
     assert calls == [True]
     window.shortcut_actions["presentation"].trigger()  # Ctrl+P / F5 again: back
     assert not window.state.view.presentation

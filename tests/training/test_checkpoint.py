@@ -85,3 +85,13 @@ def test_a_failed_save_leaves_nothing_behind(trained, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["folder.safetensors"]
     with pytest.raises(CheckpointError, match="cannot write"):
         trained.save(tmp_path / "missing" / "m.safetensors")
+
+
+def test_without_safetensors_saving_says_which_package_to_install(trained, tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "safetensors", None)  # import safetensors -> ImportError
+    monkeypatch.setitem(sys.modules, "safetensors.torch", None)
+    message = r"needs the safetensors package \(pip install 'attention-explorer\[models\]'\)"
+    with pytest.raises(CheckpointError, match=message):
+        trained.save(tmp_path / "m.safetensors")
+    assert list(tmp_path.iterdir()) == []

@@ -15,7 +15,7 @@ it when called, like the torch backend.
 (~12 ms on one CPU thread at the recipe's size); calling `run` again resumes where it stopped.
 """
 
-from .checkpoint import CheckpointError, load_model, save_model
+from .checkpoint import CheckpointError, load_model, require_safetensors, save_model
 from .config import TrainConfig, validate_train
 from .scores import (ROLES, SWITCH_THRESHOLD, induction_score, phase_change_step,
                      previous_token_score, role_scores, switch_step, switch_steps)
@@ -37,5 +37,6 @@ def __getattr__(name: str):
 __all__ = [
     "CheckpointError", "ROLES", "SWITCH_THRESHOLD", "TASKS", "Task", "TrainConfig",
     "induction_score", "load_model", "phase_change_step", "previous_token_score", "probe_tokens",
-    "role_scores", "save_model", "switch_step", "switch_steps", "validate_train", *_LAZY,
+    "require_safetensors", "role_scores", "save_model", "switch_step", "switch_steps",
+    "validate_train", *_LAZY,
 ]

@@ -21,9 +21,20 @@ class CheckpointError(OSError):
     """A model file cannot be written or read; the message says which file and why."""
 
 
+def require_safetensors():
+    """The safetensors modules, or CheckpointError naming the install (it is the [models] extra)."""
+    try:
+        import safetensors
+        import safetensors.torch
+    except ImportError as exc:
+        raise CheckpointError("saving and loading trained models needs the safetensors package "
+                              "(pip install 'attention-explorer[models]')") from exc
+    return safetensors, safetensors.torch
+
+
 def save_model(model, path, steps_trained: int) -> Path:
     """Write `model` to `path` atomically (a temporary file renamed into place); return the path."""
-    from safetensors.torch import save_file
+    save_file = require_safetensors()[1].save_file
     path = Path(path)
     tensors = {name: t.detach().to("cpu").contiguous() for name, t in model.state_dict().items()}
     metadata = {"format": FORMAT, "config": model.config.to_json(), "steps": str(int(steps_trained))}
@@ -43,18 +54,17 @@ def save_model(model, path, steps_trained: int) -> Path:
 
 def load_model(path, device: str = "cpu"):
     """(model on `device`, its TrainConfig, steps trained) from a file written by save_model."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file, safe_open
+    safetensors, st_torch = require_safetensors()
 
     from ..backends import resolve_torch_device
     from .model import TinyTransformer
     target = resolve_torch_device(device)  # DeviceUnavailableError before any reading
     path = Path(path)
     try:
-        with safe_open(str(path), framework="pt") as f:
+        with safetensors.safe_open(str(path), framework="pt") as f:
             metadata = f.metadata() or {}
-        tensors = load_file(str(path))
-    except (OSError, SafetensorError) as exc:
+        tensors = st_torch.load_file(str(path))
+    except (OSError, safetensors.SafetensorError) as exc:
         raise CheckpointError(f"cannot read {path}: {exc}") from exc
     if metadata.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not a model saved by attention-explorer train")

@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..plotting.colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale
-from ..plotting.fonts import load_bundled_fonts, ui_font
+from ..plotting.fonts import css_pt, load_bundled_fonts, ui_font
 from .panel import FOREGROUND, HeadPanel, PanelStyle
 from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskLayers, mask_layers
 from ..plotting.token_ticks import tick_levels
@@ -260,7 +260,7 @@ class HeadsGrid(QWidget):
         axis.setPen(pg.mkPen(FOREGROUND, width=self._style.axis_px))
         axis.setTextPen(pg.mkPen(FOREGROUND))
         axis.setStyle(tickFont=ui_font(self._style.tick_pt))
-        axis.setLabel("weight", color=FOREGROUND, **{"font-size": f"{self._style.tick_pt}pt"})
+        axis.setLabel("weight", color=FOREGROUND, **{"font-size": css_pt(self._style.tick_pt)})
 
     def _apply_label_fonts(self) -> None:
         font = ui_font(self._style.title_pt if self._presentation else self._style.tick_pt + 1)

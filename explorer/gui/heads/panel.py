@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 
 from ..plotting.cell_text_item import CellTextItem
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import css_pt, font_scale, ui_font
 from ..plotting.heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, CellMarksItem,
                            HeatmapImageItem, cells_path, cosmetic_pen)
 from ..plotting.mask_item import MaskItem, MaskLayers
@@ -36,9 +36,15 @@ class PanelStyle:
 
     @staticmethod
     def for_mode(presentation: bool) -> "PanelStyle":
+        """Point sizes as given (ui_font scales them); pixel sizes scaled here, by the same
+        font_scale() (1 except in presentation mode on a screen larger or smaller than a
+        1024 × 768 projector)."""
         if presentation:
-            return PanelStyle(tick_pt=15, title_pt=17, value_px=24, value_min_px=12, marker_px=4,
-                              axis_px=2, title_row_px=38, overhead_px=(130, 110))
+            s = font_scale()
+            return PanelStyle(tick_pt=15, title_pt=17, value_px=round(24 * s),
+                              value_min_px=round(12 * s), marker_px=4 * s, axis_px=max(1, round(2 * s)),
+                              title_row_px=round(38 * s),
+                              overhead_px=(round(130 * s), round(110 * s)))
         return PanelStyle(tick_pt=9, title_pt=10, value_px=13, value_min_px=8, marker_px=2,
                           axis_px=1, title_row_px=24, overhead_px=(75, 75))
 
@@ -133,7 +139,7 @@ class HeadPanel:
                           tickLength=-4 - style.axis_px, autoReduceTextSpace=True,
                           hideOverlappingLabels=40 if name == "bottom" else False,
                           textFillLimits=[(0, 0.75 if name == "bottom" else 0.9)])
-        label_style = {"color": FOREGROUND, "font-size": f"{style.tick_pt}pt"}
+        label_style = {"color": FOREGROUND, "font-size": css_pt(style.tick_pt)}
         for name in ("left", "bottom"):  # cell axes: one token made it 'query (x0.001)'
             self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.getAxis("left").setLabel("query", **label_style)
@@ -146,7 +152,7 @@ class HeadPanel:
         self._apply_title()
 
     def _apply_title(self) -> None:
-        self.plot.setTitle(self._title, size=f"{self.style.title_pt}pt", color=FOREGROUND,
+        self.plot.setTitle(self._title, size=css_pt(self.style.title_pt), color=FOREGROUND,
                            bold=True)
         self.plot.titleLabel.setMaximumHeight(self.style.title_row_px)
         self.plot.titleLabel.setMinimumWidth(0)  # a long title must not widen the grid off-screen

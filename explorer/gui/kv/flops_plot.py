@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ...core import KVTrace
 from ..plotting.axes import set_count_ticks, set_legend_size, set_title, style_axes, ui_font
+from ..plotting.fonts import css_pt
 
 CACHED_COLOR = "#0072B2"
 RECOMPUTE_COLOR = "#D55E00"
@@ -88,6 +89,6 @@ class KVFlopsPlot(QWidget):
         width = 4 if on else 2
         self.cached_curve.setPen(pg.mkPen(CACHED_COLOR, width=width))
         self.recompute_curve.setPen(pg.mkPen(RECOMPUTE_COLOR, width=width))
-        set_legend_size(self.legend, "13pt" if on else "9pt")
+        set_legend_size(self.legend, css_pt(13) if on else "9pt")
         style_axes(self.plot, on)
         self.log_check.setFont(ui_font(14 if on else 10))

@@ -8,7 +8,7 @@ hide and on close.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRect, QTimer, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import KVTrace
@@ -52,18 +52,29 @@ class KVPanel(QWidget):
                 self.cum_label, self.check_label]
 
     def _build_layout(self) -> None:
-        body = QHBoxLayout()
+        """Controls on top; the K/V caches left, the FLOPs curves right; the counter lines under
+        everything, or (presentation mode) under the FLOPs curves, so that on a projector the
+        caches keep the full height (see set_presentation)."""
+        self.counters = _ResizeNotifier(self._fit_counter_heights)
+        counters = QVBoxLayout(self.counters)
+        counters.setContentsMargins(0, 0, 0, 0)
+        for label in self._counter_labels():
+            # Text changes every step: the label's height follows its line count only (see
+            # _fit_counter_heights), so a step never resizes (and so repaints) the plots.
+            label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+            label.setWordWrap(True)  # a formula line wider than a projector wraps, never cut
+            label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            counters.addWidget(label)
+        self.side = QVBoxLayout()
+        self.side.addWidget(self.flops_plot, 1)
+        self.body = body = QHBoxLayout()
         body.addWidget(self.cache_view, 3)
-        body.addWidget(self.flops_plot, 2)
+        body.addLayout(self.side, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(self.controls)
         layout.addWidget(self.empty_label)
         layout.addLayout(body, 1)
-        for label in self._counter_labels():
-            # Text changes every step: never let it resize (and so repaint) the plots.
-            label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-            label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-            layout.addWidget(label)
+        layout.addWidget(self.counters)
 
     def _connect(self) -> None:
         c = self.controls
@@ -182,8 +193,26 @@ class KVPanel(QWidget):
         self.cache_view.set_presentation(on)
         self.flops_plot.set_presentation(on)
         for label in self._counter_labels() + [self.empty_label]:
-            label.setFont(ui_font(15 if on else 10, bold=label is self.check_label))
+            label.setFont(ui_font(14 if on else 10, bold=label is self.check_label))
             label.setFixedHeight(label.fontMetrics().height() + 6)
+        if on:
+            self.side.addWidget(self.counters)  # moves it: beside the caches, under the curves
+        else:
+            self.layout().addWidget(self.counters)
+        self.body.setStretch(1, 3 if on else 2)  # the side column holds the counters too
+        self._fit_counter_heights()
+
+    def _fit_counter_heights(self) -> None:
+        """Each counter line as tall as its wrapped text at the current width; changed only
+        when the number of lines changes (rarely between steps)."""
+        width = self.counters.contentsRect().width()  # the labels' own width may lag behind
+        for label in self._counter_labels():
+            # (QLabel.heightForWidth is floored by the fixed height set here: it only grows)
+            wrapped = label.fontMetrics().boundingRect(QRect(0, 0, max(width - 8, 1), 100_000),
+                                                       Qt.TextWordWrap, label.text())
+            height = max(wrapped.height(), label.fontMetrics().height()) + 6
+            if label.height() != height:
+                label.setFixedHeight(height)
 
     # ----- internals ----------------------------------------------------------------------
     def _show(self, step: int) -> None:
@@ -200,6 +229,7 @@ class KVPanel(QWidget):
         self.cum_label.setText(kv_text.cumulative_line(s))
         ok = kv_text.check_passed(s, cfg.dtype)
         self.check_label.setText(kv_text.check_line(s, cfg.dtype))
+        self._fit_counter_heights()
         if ok != self._check_ok:  # restyling is not free: only when the verdict flips
             self._check_ok = ok
             self.check_label.setStyleSheet(OK_STYLE if ok else BAD_STYLE)
@@ -221,3 +251,15 @@ class KVPanel(QWidget):
     def closeEvent(self, event) -> None:
         self.pause()
         super().closeEvent(event)
+
+
+class _ResizeNotifier(QWidget):
+    """A plain container that calls `on_resize()` after each resize."""
+
+    def __init__(self, on_resize, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._on_resize = on_resize
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._on_resize()

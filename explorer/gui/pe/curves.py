@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from ...core.positional import frequencies
 from ..plotting.axes import set_count_ticks, set_legend_size, style_axes
+from ..plotting.fonts import css_pt
 
 MAX_CURVES = 8
 MAX_LEGEND_COLUMNS = 3
@@ -89,7 +90,7 @@ class PECurvesView(pg.GraphicsLayoutWidget):
     def set_presentation(self, on: bool) -> None:
         self._width = 4 if on else 2
         style_axes(self.plot, on)
-        set_legend_size(self.legend, "13pt" if on else "9pt")
+        set_legend_size(self.legend, css_pt(13) if on else "9pt")
         self._fit_legend()
 
     def _fit_legend(self) -> None:

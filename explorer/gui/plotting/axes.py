@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from .fonts import ui_font
+from .fonts import css_pt, ui_font
 
 SIGNED_COLORMAP = "CET-D1"        # diverging blue - white - red: zero is white, sign is hue
 WEIGHTS_COLORMAP = "viridis"
@@ -102,7 +102,7 @@ def style_axes(plot: pg.PlotItem, presentation: bool) -> None:
         axis.label.setFont(ui_font(size + 1))
     title = plot.titleLabel
     title.item.setFont(ui_font(size + 2, bold=True))
-    title.opts.update(size=f"{size + 2}pt", bold=True)  # the title's html names its own size
+    title.opts.update(size=css_pt(size + 2), bold=True)  # the title's html names its own size
     if title.text:
         title.setText(title.text)
 

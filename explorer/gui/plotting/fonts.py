@@ -23,6 +23,36 @@ FONT_FILES = ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NanumGothic.ttf", "N
 
 _family: str | None = None  # set by the first load_bundled_fonts() call
 _families: list[str] = []   # the bundled families in drawing order (Latin first)
+_scale = 1.0                # every ui_font size is multiplied by this (presentation mode)
+
+PROJECTOR = (1024, 768)     # presentation sizes are drawn for this screen; others scale
+SCALE_RANGE = (0.85, 2.0)
+
+
+def screen_scale(width: int, height: int) -> float:
+    """How much larger presentation text is on a `width` × `height` screen than on 1024 × 768.
+
+    Text must keep its share of the screen: 21 px is 2.7 % of a 768 px projector but 1.9 % of
+    a 1080 px one. The smaller ratio of the two sides decides, within SCALE_RANGE
+    (1280 × 720 → 0.94, 1920 × 1080 → 1.41).
+    """
+    ratio = min(width / PROJECTOR[0], height / PROJECTOR[1])
+    return min(SCALE_RANGE[1], max(SCALE_RANGE[0], ratio))
+
+
+def set_font_scale(scale: float) -> None:
+    """Scale every later ui_font() (views re-apply their fonts when presentation changes)."""
+    global _scale
+    _scale = float(scale)
+
+
+def font_scale() -> float:
+    return _scale
+
+
+def css_pt(point_size: float) -> str:
+    """A size for pyqtgraph's html labels ('15pt'), scaled like ui_font()."""
+    return f"{point_size * _scale:g}pt"
 
 
 def fonts_dir() -> Path | None:
@@ -91,6 +121,6 @@ def ui_font(point_size: float, bold: bool = False) -> QFont:
     families = bundled_families()
     font = QFont(QGuiApplication.font())
     font.setFamilies(families + [f for f in font.families() if f not in families])
-    font.setPointSizeF(float(point_size))
+    font.setPointSizeF(float(point_size) * _scale)
     font.setBold(bold)
     return font

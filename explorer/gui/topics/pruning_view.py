@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QScrollArea, QWidget
 
 from ...core.topics import HeadImportance, PruneResult, head_importance, prune_heads
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import css_pt, ui_font
 from .base import TopicView
 from .texts import note
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, diverging_levels, plot_pt,
@@ -163,12 +163,12 @@ class PruningView(TopicView):
                            f"({100 * pruned.relative:.1f}% of ‖output‖ = "
                            f"{np.linalg.norm(pruned.full_output):.4g})")
         self.delta_item.setText(self.delta_text, color=FOREGROUND, bold=True,
-                                size=f"{plot_pt(self.presentation) + 5}pt")
+                                size=css_pt(plot_pt(self.presentation) + 5))
         self.show_message(note("all_pruned") if pruned.all_pruned else "")
 
     def restyle(self, on: bool) -> None:
         pt = plot_pt(on)
-        label = {"color": FOREGROUND, "font-size": f"{pt}pt"}
+        label = {"color": FOREGROUND, "font-size": css_pt(pt)}
         set_plot_title(self.importance_plot, "importance ‖head_out_h · W_O[rows of h]‖", pt + 1)
         set_plot_title(self.entropy_plot, "mean softmax entropy (nats; low = sharp)", pt + 1)
         for plot in (self.importance_plot, self.entropy_plot):

@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QSpinBox
 
 from ...core.topics import qkv_breakdown
+from ..plotting.fonts import css_pt
 from .base import TopicView
 from .widgets import DIVERGING, FOREGROUND, MatrixPlot, diverging_levels, plot_pt
 
@@ -108,7 +109,7 @@ class QKVView(TopicView):
                  f"헤드 {head} ← 열 {cols.start} … {cols.stop - 1}"]
         self._flow = "\n".join(lines)
         self.flow.setText("<br>".join(lines), color=FOREGROUND,
-                          size=f"{plot_pt(self.presentation) + 2}pt")
+                          size=css_pt(plot_pt(self.presentation) + 2))
 
     def restyle(self, on: bool) -> None:
         if self.breakdown is not None:

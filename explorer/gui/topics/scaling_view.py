@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QTableWidget,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from ...core.topics import d_model_sweep, score_statistics
 from ...core.topics.scaling import ScoreStats, SweepResult
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import css_pt, ui_font
 from .base import TopicView
 from .texts import NOTES
 from .widgets import FOREGROUND, plot_pt, set_plot_title, text_pt
@@ -91,8 +91,16 @@ class ScalingView(TopicView):
         self.init.currentIndexChanged.connect(lambda _i: self.invalidate())
         for combo in (self.measure, self.init):
             combo.setMinimumWidth(COMBO_MIN_WIDTH)  # shrink (eliding) rather than widen the window
-        for w in (QLabel("스윕 · sweep:"), self.measure, self.init):
+        for w in (QLabel("스윕 · sweep:"), self.measure):
             self.controls.addWidget(w)
+        # The init combo on a row of its own: beside the measure its bilingual text (~780 px at
+        # 16 pt) was cut to a few characters on a 1024 px projector.
+        init_row = QHBoxLayout()
+        init_row.setContentsMargins(8, 0, 8, 2)
+        init_row.addWidget(QLabel("초기화 · init:"))
+        init_row.addWidget(self.init)
+        init_row.addStretch(1)
+        self.layout().insertLayout(self.layout().indexOf(self.controls) + 1, init_row)
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
         self.table.setHorizontalHeaderLabels(TABLE_COLUMNS)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -114,16 +122,21 @@ class ScalingView(TopicView):
         self.scaled_curve = self.scaled_plot.plot(stepMode="center", fillLevel=0,
                                                   brush=(31, 95, 191, 120),
                                                   pen=pg.mkPen(SCALED_PEN[0]))
-        self.sweep_plot.addLegend(offset=(10, 5), brush=pg.mkBrush(255, 255, 255, 230),
-                                  labelTextColor=FOREGROUND)
-        self.sweep_scaled = self.sweep_plot.plot(name="÷√d_head (scaled)", symbol="o")
-        self.sweep_unscaled = self.sweep_plot.plot(name="no scaling", symbol="s")
+        self.sweep_scaled = self.sweep_plot.plot(symbol="o")
+        self.sweep_unscaled = self.sweep_plot.plot(symbol="s")
+        # The legend in a row of its own under the sweep, never over its points (inside the
+        # plot it covered the small-d_model end in presentation mode).
+        self.sweep_legend = pg.LegendItem(colCount=2, labelTextColor=FOREGROUND)
+        ci.addItem(self.sweep_legend, row=2, col=0, colspan=2)
+        self.sweep_legend.addItem(self.sweep_scaled, "÷√d_head (scaled)")
+        self.sweep_legend.addItem(self.sweep_unscaled, "no scaling")
         self.uniform_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#888888",
                                                                   style=Qt.PenStyle.DotLine))
         self.current_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#555555", width=1))
         self.sweep_plot.addItem(self.uniform_line)
         self.sweep_plot.addItem(self.current_line)
-        self.uniform_text = pg.TextItem("균등 · uniform", color="#666666", anchor=(1, 1))
+        # above its line at the left end: the 'now' marker sits at the bottom
+        self.uniform_text = pg.TextItem("균등 · uniform", color="#666666", anchor=(0, 1))
         self.current_text = pg.TextItem("", color="#444444", anchor=(0, 0))
         self.sweep_plot.addItem(self.uniform_text)
         self.sweep_plot.addItem(self.current_text)
@@ -146,10 +159,10 @@ class ScalingView(TopicView):
         self.scaled_curve.setData(s.scaled_edges, s.counts)
         raw_var = s.pooled_raw_variance
         used = " ← softmax" if not data.scaled else ""
-        set_plot_title(self.raw_plot, f"raw q·k  (Var {raw_var:.3g}, d_head {s.d_head}){used}",
-                       self._title_pt())
+        # short titles (d_head is in the side panel): two of them share a 1024 px projector
+        set_plot_title(self.raw_plot, f"raw q·k · Var {raw_var:.3g}{used}", self._title_pt())
         used = " ← softmax" if data.scaled else ""
-        set_plot_title(self.scaled_plot, f"q·k / √d_head  (Var {raw_var / s.d_head:.3g}){used}",
+        set_plot_title(self.scaled_plot, f"÷√d_head · Var {raw_var / s.d_head:.3g}{used}",
                        self._title_pt())
         self._fill_table(s)
         self._redraw_sweep()
@@ -194,7 +207,7 @@ class ScalingView(TopicView):
         self.sweep_unscaled.setData(x, sweep.series(measure, False))
         uniform = 1.0 / sweep.n_tokens if measure == "max_weight" else sweep.max_entropy
         self.uniform_line.setValue(uniform)
-        self.uniform_text.setPos(float(x[-1]), uniform)
+        self.uniform_text.setPos(float(x[0]), uniform)
         self.current_line.setValue(np.log2(data.d_model))
         now = float(np.log2(data.d_model))
         self.current_text.setText(f" now: {data.d_model} ")
@@ -203,8 +216,8 @@ class ScalingView(TopicView):
         self.current_text.setAnchor((0, 1) if now <= (x[0] + x[-1]) / 2 else (1, 1))
         self.sweep_plot.getAxis("bottom").setTicks([[(float(v), str(int(d))) for v, d in
                                                      zip(x, sweep.d_models)]])
-        # headroom above the data for the legend (top-left)
-        top = 1.3 if measure == "max_weight" else max(sweep.max_entropy * 1.4, 0.1)
+        # headroom above the data for the 'uniform' label (entropy: its line is the maximum)
+        top = 1.1 if measure == "max_weight" else max(sweep.max_entropy * 1.3, 0.1)
         self.sweep_plot.setYRange(0, top, padding=0)
         # the weight init is named in the combo above the plot; the title stays short enough
         # for presentation mode
@@ -236,14 +249,14 @@ class ScalingView(TopicView):
                 axis.setStyle(tickFont=ui_font(pt))
                 axis.setPen(pg.mkPen(FOREGROUND, width=2 if on else 1))
                 axis.setTextPen(pg.mkPen(FOREGROUND))
-        label = {"color": FOREGROUND, "font-size": f"{pt}pt"}
+        label = {"color": FOREGROUND, "font-size": css_pt(pt)}
         self.raw_plot.setLabel("bottom", "q·k", **label)
         self.raw_plot.setLabel("left", "count", **label)
         self.scaled_plot.setLabel("bottom", "q·k / √d_head", **label)
         self.sweep_plot.setLabel("bottom", "d_model", **label)
         self.sweep_plot.setLabel("left", AXIS_LABELS[self.measure.currentData()], **label)
-        for _sample, text in self.sweep_plot.legend.items:
-            text.setText(text.text, size=f"{pt}pt", color=FOREGROUND)
+        for _sample, text in self.sweep_legend.items:
+            text.setText(text.text, size=css_pt(pt), color=FOREGROUND)
         for item in (self.uniform_text, self.current_text):
             item.setFont(ui_font(pt))
         self.table.setFont(ui_font(text_pt(on) - 1))

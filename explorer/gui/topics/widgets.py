@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, Q
                                QVBoxLayout, QWidget)
 
 from ..plotting.colormaps import get_colormap
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import css_pt, ui_font
 from .texts import TopicText
 
 FOREGROUND = "#222222"
@@ -83,6 +83,10 @@ class _ParagraphScroll(QScrollArea):
     (squeezed by the layout, word-wrapped labels were cut off mid-line, the rest unreachable)."""
 
     MIN_LINES = 3
+    # The text takes at most MAX_SHARE of the window's height, or all but PLOTS_PX when the
+    # window is taller than the plots need; past that it scrolls. (At 1024 x 768 in
+    # presentation mode a paragraph-high box left the encoder's plots 150 px.)
+    MAX_SHARE, PLOTS_PX = 0.22, 800
 
     def __init__(self, *labels: QLabel):
         super().__init__()
@@ -102,11 +106,16 @@ class _ParagraphScroll(QScrollArea):
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         width = max(self.viewport().width(), 100)
-        return QSize(super().sizeHint().width(), self.widget().heightForWidth(width))
+        height = self.widget().heightForWidth(width)
+        window = self.window().height()
+        cap = int(max(window * self.MAX_SHARE, window - self.PLOTS_PX))
+        lines = self.MIN_LINES * self.widget().fontMetrics().lineSpacing()
+        return QSize(super().sizeHint().width(), min(height, max(cap, lines)))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
         lines = self.MIN_LINES * self.widget().fontMetrics().lineSpacing()
-        return QSize(super().minimumSizeHint().width(), min(lines, self.sizeHint().height()))
+        height = self.widget().heightForWidth(max(self.viewport().width(), 100))
+        return QSize(super().minimumSizeHint().width(), min(lines, height))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -172,7 +181,7 @@ def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:
     if not getattr(label, "_width_freed", False):
         label.updateMin = lambda: _update_min_without_width(label)  # resizeEvent calls it too
         label._width_freed = True
-    plot.setTitle(title, size=f"{pt}pt", color=FOREGROUND)
+    plot.setTitle(title, size=css_pt(pt), color=FOREGROUND)
 
 
 def _update_min_without_width(label: pg.LabelItem) -> None:
@@ -302,8 +311,8 @@ class MatrixPlot:
     def set_axis_labels(self, left: str = "", bottom: str = "") -> None:
         pt = plot_pt(self._presentation)
         self._axis_labels = (left, bottom)
-        self.plot.getAxis("left").setLabel(left, color=FOREGROUND, **{"font-size": f"{pt}pt"})
-        self.plot.getAxis("bottom").setLabel(bottom, color=FOREGROUND, **{"font-size": f"{pt}pt"})
+        self.plot.getAxis("left").setLabel(left, color=FOREGROUND, **{"font-size": css_pt(pt)})
+        self.plot.getAxis("bottom").setLabel(bottom, color=FOREGROUND, **{"font-size": css_pt(pt)})
 
     # -- looks ------------------------------------------------------------------------------
     def set_presentation(self, on: bool) -> None:

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtCore import QByteArray, QSize, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabBar, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from ...core import PRESETS, AttentionResult
 from ..plotting.colormaps import COLORMAPS
 from ..controls.panel import ControlPanel
-from ..plotting.fonts import load_bundled_fonts, ui_font
+from ..plotting.fonts import load_bundled_fonts, screen_scale, set_font_scale, ui_font
 from ..heads.grid import HeadsGrid
 from ..heads.info_strip import InfoStrip
 from ...app.settings import Settings
@@ -81,9 +82,16 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.shortcut_actions["quit"])
         self._connect()
+        self._controls_before_presentation = True  # the dock's visibility to restore
+        self._presenting = False
         self.resize(1400, 900)
         if settings is not None:
             self.restore_layout(settings)
+        self.fit_to_screen()
+        toggle = self.shortcut_actions["toggle_controls"]
+        toggle.setChecked(not self.controls_dock.isHidden())
+        self.controls_dock.visibilityChanged.connect(
+            lambda _=None: toggle.setChecked(not self.controls_dock.isHidden()))
         self._apply_presentation(state.view.presentation)
         if state.result is not None:
             self._on_result(state.result)
@@ -164,7 +172,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.shortcut_actions["unfocus_head"])
         self.view_menu.addAction(self.shortcut_actions["cycle_show_values"])
-        self.view_menu.addAction(self.controls_dock.toggleViewAction())
+        self.view_menu.addAction(self.shortcut_actions["toggle_controls"])
         for preset in PRESETS.values():
             action = self.presets_menu.addAction(preset.title)
             action.setObjectName(f"preset_{preset.name}")
@@ -192,6 +200,7 @@ class MainWindow(QMainWindow):
             "unfocus_head": lambda: self.set_focus_head(None),
             "cycle_show_values": self._cycle_show_values,
             "presentation": lambda on: setattr(self.state.view, "presentation", on),
+            "toggle_controls": self.controls_dock.setVisible,
             "full_screen": self._set_full_screen,
             "shortcuts_help": self.show_shortcuts,
             "quit": self.close,
@@ -266,7 +275,24 @@ class MainWindow(QMainWindow):
         else:
             self.showNormal()
 
+    def screen_size(self) -> QSize:
+        """The available area of the screen the window is on (or will be shown on)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry().size()
+
+    def fit_to_screen(self) -> None:
+        """Never larger than the screen: a 1400 × 900 default (or a size saved on a larger
+        monitor) on a 1024 × 768 projector left the second head off the right edge."""
+        room = self.screen_size()
+        if self.width() > room.width() or self.height() > room.height():
+            self.resize(min(self.width(), room.width()), min(self.height(), room.height()))
+
     def _apply_presentation(self, on: bool) -> None:
+        """Larger fonts and lines, scaled to the screen (see fonts.screen_scale); the controls
+        collapse so the plots take the screen (F9 brings them back); leaving restores them."""
+        room = self.screen_size()
+        set_font_scale(screen_scale(room.width(), room.height()) if on else 1.0)
+        self._collapse_controls(on)
         font = ui_font(PRESENTATION_PT if on else NORMAL_PT)
         self.setFont(font)
         self.menuBar().setFont(font)
@@ -279,6 +305,25 @@ class MainWindow(QMainWindow):
         action = self.shortcut_actions["presentation"]
         if action.isChecked() != on:
             action.setChecked(on)
+        self.fit_to_screen()
+
+    def _collapse_controls(self, presenting: bool) -> None:
+        """Hide the dock on entering presentation mode, restore it on leaving. At start-up the
+        saved layout may hold the dock hidden only because presentation mode hid it, so a
+        window that starts presenting gets the dock back when presentation ends."""
+        if presenting == self._presenting:
+            return
+        if presenting:
+            starting = not self._painted and not self.isVisible()
+            self._controls_before_presentation = starting or not self.controls_dock.isHidden()
+            self.controls_dock.hide()
+        elif self._controls_before_presentation:
+            self.controls_dock.show()
+        self._presenting = presenting
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
+        super().closeEvent(event)
 
     def show_shortcuts(self) -> ShortcutsDialog:
         dialog = ShortcutsDialog(self)

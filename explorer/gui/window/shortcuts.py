@@ -40,6 +40,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("cycle_show_values", ("V",), "Cell values: auto → on → off", "View"),
     Shortcut("presentation", ("F5", "Ctrl+P"), "Presentation mode", "View"),
     Shortcut("full_screen", ("F11",), "Full screen", "View"),
+    Shortcut("toggle_controls", ("F9", "Ctrl+B"), "Show / hide the controls", "View"),
     Shortcut("export", ("Ctrl+Shift+E",), "Export figure…", "File"),
     Shortcut("copy_figure", ("Ctrl+Shift+C",), "Copy figure to the clipboard", "File"),
     # Handled by the KV-cache panel itself (no window action); listed so F1 shows them.
@@ -51,7 +52,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("quit", ("Ctrl+Q",), "Quit", "File"),
 )
 
-CHECKABLE = frozenset({"presentation", "full_screen"})
+CHECKABLE = frozenset({"presentation", "full_screen", "toggle_controls"})
 # Rows whose action lives elsewhere: File → Export/Copy (export_dialog) and the KV panel's keys.
 NOT_WINDOW_ACTIONS = frozenset({"export", "copy_figure", "kv_step", "kv_play", "kv_ends", "kv_jump"})
 

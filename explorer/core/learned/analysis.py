@@ -1,0 +1,99 @@
+"""Text -> the model's tokens -> every layer's attention (and what the model outputs), as numpy.
+
+Input checks live here (the one place): empty text, text longer than the model accepts, a bad
+head mask. Each raises ConfigError with a message meant to be shown as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config import ConfigError
+from .tokenization import Tokens
+
+
+class TextTooLongError(ConfigError):
+    """The text has more tokens than the model accepts."""
+
+
+@dataclass(frozen=True)
+class LearnedResult:
+    tokens: Tokens
+    attentions: np.ndarray          # (layers, heads, n, n) float32, rows are queries
+    hidden: np.ndarray | None       # (n, d) last hidden states (encoders)
+    next_top: tuple | None          # decoders: ((label, probability), ...) the 5 likeliest next tokens
+    loss: float | None              # decoders: mean next-token loss on the text, nats
+
+
+# Text longer than this many characters a token is refused before tokenizing: a pasted book would
+# otherwise keep e5's pure-Python Viterbi busy for seconds only to be refused for its token count.
+MAX_CHARS_PER_TOKEN = 32
+
+
+def tokenize(model, text: str, prefix: str = "") -> Tokens:
+    if not text.strip():
+        raise ConfigError("the text is empty")
+    limit = model.spec.max_tokens
+    if len(text) > MAX_CHARS_PER_TOKEN * limit:
+        raise TextTooLongError(f"the text is {len(text)} characters long; {model.spec.name} accepts "
+                               f"at most {limit} tokens (and {MAX_CHARS_PER_TOKEN * limit} characters)")
+    tokens = model.tokenizer(prefix + text) if prefix else model.tokenizer(text)
+    check_length(model, len(tokens.ids))
+    return tokens
+
+
+def check_length(model, n: int) -> None:
+    limit = model.spec.max_tokens
+    if n > limit:
+        raise TextTooLongError(f"the text is {n} tokens long; {model.spec.name} accepts at most {limit}")
+
+
+def check_head_mask(model, head_mask):
+    """None, or a (layers, heads) array of 0/1 as a float tensor on the model's device."""
+    if head_mask is None:
+        return None
+    import torch
+    mask = np.asarray(head_mask, dtype=np.float32)
+    spec = model.spec
+    if mask.shape != (spec.layers, spec.heads):
+        raise ConfigError(f"a head mask for {spec.name} is ({spec.layers}, {spec.heads}), not {mask.shape}")
+    return torch.as_tensor(mask, device=model.device)
+
+
+def top_k(model, logits, k: int = 5) -> tuple:
+    """((label, probability), ...) of the k likeliest tokens; logits (vocab,) tensor."""
+    import torch
+    from .labels import readable_byte_piece
+    probs = torch.softmax(logits.double(), dim=-1)  # (vocab,)
+    values, ids = torch.topk(probs, k)
+    return tuple((readable_byte_piece(model.tokenizer.piece(int(i))), float(p), int(i))
+                 for p, i in zip(values, ids))
+
+
+def sentence_loss(logits, ids) -> float | None:
+    """Mean cross-entropy of predicting token i+1 from the prefix ..i (nats); None for 1 token."""
+    import torch
+    import torch.nn.functional as F
+    if len(ids) < 2:
+        return None
+    target = torch.as_tensor(ids[1:], device=logits.device)
+    return float(F.cross_entropy(logits[:-1].float(), target))
+
+
+def run(model, tokens: Tokens, head_mask=None) -> LearnedResult:
+    """One forward pass of the model over `tokens` (head_mask (layers, heads): 0 switches a head off)."""
+    import torch
+    from . import bert, llama
+    check_length(model, len(tokens.ids))
+    mask = check_head_mask(model, head_mask)
+    ids = list(tokens.ids)
+    with torch.inference_mode():
+        if model.is_decoder:
+            out = llama.forward(model.weights, ids, mask)
+            return LearnedResult(tokens, out["attentions"].float().cpu().numpy(), None,
+                                 top_k(model, out["logits"][-1]), sentence_loss(out["logits"], ids))
+        out = bert.forward(model.weights, ids, mask)
+        return LearnedResult(tokens, out["attentions"].float().cpu().numpy(),
+                             out["hidden"].float().cpu().numpy(), None, None)

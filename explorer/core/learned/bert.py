@@ -1,0 +1,68 @@
+"""A BERT encoder forward (Post-LN, GELU) in torch that returns every layer's attention weights.
+
+Used for MiniLM (fp32 safetensors) and multilingual-e5-small (dequantised Q4_0). Imported only
+when a pretrained encoder is used (it imports torch).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+
+LAYER_KEYS = ("q_w", "q_b", "k_w", "k_b", "v_w", "v_b", "o_w", "o_b", "ln1_w", "ln1_b",
+              "fi_w", "fi_b", "fo_w", "fo_b", "ln2_w", "ln2_b")
+
+
+@dataclass
+class BertWeights:
+    """Tensors on one device; matrices are (out, in) as both files store them."""
+
+    embed: Callable[[list[int]], torch.Tensor]  # token ids -> (n, d) word embeddings
+    pos: torch.Tensor                           # (max_positions, d)
+    type0: torch.Tensor                         # (d,) token type 0
+    ln_w: torch.Tensor
+    ln_b: torch.Tensor
+    layers: list[dict[str, torch.Tensor]]       # LAYER_KEYS each
+    heads: int
+    eps: float
+
+    @property
+    def device(self) -> torch.device:
+        return self.pos.device
+
+
+def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | None):
+    """(n, d) -> output (n, d), weights (h, n, n). `keep` (h,) scales each head's weights (0 prunes)."""
+    n, d = x.shape
+    q, k, v = (F.linear(x, p[f"{c}_w"], p[f"{c}_b"]).view(n, heads, d // heads).transpose(0, 1)
+               for c in "qkv")  # (h, n, d_head) each
+    weights = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(d // heads), dim=-1)  # (h, n, n)
+    mixed = weights if keep is None else weights * keep[:, None, None]  # (h, n, n)
+    context = (mixed @ v).transpose(0, 1).reshape(n, d)  # (n, d)
+    return F.linear(context, p["o_w"], p["o_b"]), weights
+
+
+def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = None) -> dict:
+    """attentions (layers, h, n, n) and the last hidden states (n, d); head_mask (layers, h) of 0/1."""
+    n = len(ids)
+    x = w.embed(ids) + w.pos[:n] + w.type0  # (n, d)
+    d = x.shape[-1]
+    x = F.layer_norm(x, (d,), w.ln_w, w.ln_b, w.eps)
+    attentions = []
+    for i, p in enumerate(w.layers):
+        keep = None if head_mask is None else head_mask[i]
+        attn_out, weights = self_attention(x, p, w.heads, keep)
+        x = F.layer_norm(x + attn_out, (d,), p["ln1_w"], p["ln1_b"], w.eps)  # (n, d)
+        ffn = F.linear(F.gelu(F.linear(x, p["fi_w"], p["fi_b"])), p["fo_w"], p["fo_b"])  # (n, d)
+        x = F.layer_norm(x + ffn, (d,), p["ln2_w"], p["ln2_b"], w.eps)
+        attentions.append(weights)
+    return {"attentions": torch.stack(attentions), "hidden": x}  # (layers, h, n, n), (n, d)
+
+
+def sentence_vector(hidden: torch.Tensor) -> torch.Tensor:
+    """Mean-pooled, L2-normalised sentence embedding (what MiniLM and e5 are trained for). (d,)"""
+    return F.normalize(hidden.mean(dim=0), dim=0)

@@ -1,0 +1,84 @@
+"""SmolLM2 step by step with a real KV cache: top-5 next tokens, cache bytes, and the check.
+
+Every token (the prompt's, then the generated ones, greedy) is fed through `llama.step`, which
+appends one K and one V per layer to the cache. With `check=True` each step is compared with the
+full causal pass over the same prefix (no cache): the largest difference of the logits and of the
+attention rows is recorded; it should be float32 round-off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..config import ConfigError
+from .analysis import check_length, top_k
+from .tokenization import Tokens
+
+MAX_GENERATE = 256
+
+
+@dataclass(frozen=True)
+class KVStepRecord:
+    position: int
+    token: str                  # the token fed at this step (readable)
+    generated: bool             # True for tokens the model chose
+    top5: tuple                 # ((label, probability, id), ...) for the next token
+    cached: int                 # positions in the cache after the step
+    cache_bytes: int            # the real cache (all layers, K and V)
+    cache_bytes_mha: int        # the same cache if every query head had its own K/V
+    flops_cached: int
+    flops_recompute: int
+    max_diff: float | None      # cached vs full causal pass (logits and attention rows)
+
+    def to_dict(self) -> dict:
+        return {"position": self.position, "token": self.token, "generated": self.generated,
+                "top5": [{"token": t, "p": round(p, 6), "id": i} for t, p, i in self.top5],
+                "cached": self.cached, "cache_bytes": self.cache_bytes,
+                "cache_bytes_mha": self.cache_bytes_mha, "flops_cached": self.flops_cached,
+                "flops_recompute": self.flops_recompute, "max_diff": self.max_diff}
+
+
+def step_flops(spec, ffn: int, t: int) -> tuple[int, int]:
+    """Multiply-adds × 2 for the token at position t (t+1 keys): with the cache, and recomputing all."""
+    d, dkv = spec.d_model, spec.d_model // spec.heads * spec.kv_heads
+    per_token = 2 * (2 * d * d + 2 * d * dkv + 3 * d * ffn)  # q, o, k, v, gate/up/down
+    attention = 4 * spec.d_model * (t + 1)  # scores and weighted values, all heads
+    cached = spec.layers * (per_token + attention)
+    recompute = spec.layers * ((t + 1) * per_token + 4 * spec.d_model * (t + 1) * (t + 2) // 2)
+    return cached, recompute
+
+
+def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True, head_mask=None):
+    """(records, cache, generated Tokens): one record per fed token; the cache is the real one at the end."""
+    import torch
+    from . import llama
+    from .analysis import check_head_mask
+    if not model.is_decoder:
+        raise ConfigError(f"{model.spec.name} is an encoder: generation and the KV cache need a decoder")
+    if not 0 <= generate <= MAX_GENERATE:
+        raise ConfigError(f"--generate takes 0..{MAX_GENERATE} tokens, not {generate}")
+    check_length(model, len(tokens.ids) + generate)
+    mask = check_head_mask(model, head_mask)
+    w, spec = model.weights, model.spec
+    ffn = w.layers[0]["gate"].shape[0]
+    cache, ids, records = llama.KVCache(), list(tokens.ids), []
+    with torch.inference_mode():
+        for pos in range(len(tokens.ids) + generate):
+            out = llama.step(w, cache, ids[pos], mask)
+            diff = _check(w, ids[:pos + 1], out, mask) if check else None
+            top = top_k(model, out["logits"])
+            per_head = cache.nbytes // spec.kv_heads
+            records.append(KVStepRecord(
+                pos, model.tokenizer.encode_ids([ids[pos]]).labels[0], pos >= len(tokens.ids), top,
+                cache.length, cache.nbytes, per_head * spec.heads, *step_flops(spec, ffn, pos), diff))
+            if pos + 1 == len(ids) and len(ids) < len(tokens.ids) + generate:
+                ids.append(top[0][2])  # greedy: the likeliest token
+    return records, cache, model.tokenizer.encode_ids(ids[len(tokens.ids):])
+
+
+def _check(w, prefix: list[int], out: dict, mask) -> float:
+    from . import llama
+    full = llama.forward(w, prefix, mask)
+    logits = (full["logits"][-1] - out["logits"]).abs().max()
+    rows = (full["attentions"][:, :, -1] - out["rows"]).abs().max()
+    return float(max(logits, rows))

