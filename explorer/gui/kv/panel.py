@@ -16,7 +16,7 @@ from . import text as kv_text
 from .cache_view import KVCacheView
 from .controls import KVControls
 from .flops_plot import KVFlopsPlot
-from ..plotting.axes import ui_font
+from ..plotting.fonts import ui_font
 
 OK_STYLE = "color: #1a7f37; font-weight: bold;"
 BAD_STYLE = "color: #d1242f; font-weight: bold;"
@@ -26,6 +26,7 @@ class KVPanel(QWidget):
     """set_trace(trace), set_step(i), play(), pause(); emits step_changed(i)."""
 
     step_changed = Signal(int)
+    head_choice_changed = Signal(int)  # index in the head list: 0 = all heads, h + 1 = head h
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -89,6 +90,7 @@ class KVPanel(QWidget):
         c.speed_spin.valueChanged.connect(self._speed_changed)
         c.head_combo.currentIndexChanged.connect(
             lambda _: self.cache_view.set_head(c.head_combo.currentData()))
+        c.head_combo.currentIndexChanged.connect(self.head_choice_changed.emit)
         self._keys = {
             Qt.Key_Right: self.step_forward, Qt.Key_Left: self.step_back,
             Qt.Key_Space: self.toggle_play, Qt.Key_Home: lambda: self.set_step(0),
@@ -141,6 +143,16 @@ class KVPanel(QWidget):
         if playing and self.step_count > 1:
             self.timer.start()
         self.controls.show_playing(self.is_playing)
+        self.head_choice_changed.emit(self.head_choice)
+
+    @property
+    def head_choice(self) -> int:
+        """The index in the head list: 0 = all heads (concatenated), h + 1 = head h."""
+        return max(self.controls.head_combo.currentIndex(), 0)
+
+    def set_head_choice(self, index: int) -> None:
+        if index != self.head_choice and 0 <= index < self.controls.head_combo.count():
+            self.controls.head_combo.setCurrentIndex(index)
 
     def set_step(self, step: int) -> None:
         """Show the cache after `step` (clamped to the trace)."""
