@@ -21,10 +21,14 @@ SMALL = TrainConfig(steps=40, log_every=10, snapshot_every=20, batch=8, d_model=
 
 @pytest.fixture
 def main_queue():
+    """Deliveries queued for this thread; the poster installed before (Qt's, once explorer.gui
+    was imported by another test) is put back afterwards, or later GUI tests would get results
+    on the runner's thread."""
+    previous = dispatch._poster
     q = queue.Queue()
     dispatch.install_main_thread_poster(q.put)
     yield q
-    dispatch.install_main_thread_poster(None)
+    dispatch.install_main_thread_poster(previous)
 
 
 @pytest.fixture
