@@ -12,30 +12,45 @@ until the batch ends and then emits each changed field's event once, with its fi
 
 from __future__ import annotations
 
+import inspect
 from contextlib import contextmanager
 from typing import Callable
 
 
+def _positional_count(slot: Callable) -> int | None:
+    """How many positional arguments `slot` takes (None: any number, or unknown)."""
+    try:
+        parameters = inspect.signature(slot).parameters.values()
+    except (TypeError, ValueError):  # some built-ins have no signature: give them everything
+        return None
+    kinds = [p.kind for p in parameters]
+    if inspect.Parameter.VAR_POSITIONAL in kinds:
+        return None
+    return sum(k in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+               for k in kinds)
+
+
 class Event:
-    """Callbacks called in connection order by ``emit(*args)``."""
+    """Callbacks called in connection order by ``emit(*args)``.
+
+    Like a Qt signal, a slot may take fewer arguments than the event carries (``lambda: ...``
+    on a one-argument event): it gets the first ones.
+    """
 
     def __init__(self):
-        self._slots: list[Callable] = []
+        self._slots: list[tuple[Callable, int | None]] = []
 
     def connect(self, slot: Callable) -> None:
-        self._slots.append(slot)
+        self._slots.append((slot, _positional_count(slot)))
 
     def disconnect(self, slot: Callable | None = None) -> None:
         """Remove `slot` (every slot when None); a slot not connected is ignored."""
-        if slot is None:
-            self._slots.clear()
-        elif slot in self._slots:
-            self._slots.remove(slot)
+        self._slots = [] if slot is None else [s for s in self._slots if s[0] != slot]
 
     def emit(self, *args) -> None:
-        for slot in list(self._slots):
+        for slot, count in list(self._slots):
             try:
-                slot(*args)
+                slot(*(args if count is None else args[:count]))
             except RuntimeError as exc:  # a widget deleted by Qt: drop it, as Qt would
                 if "already deleted" not in str(exc):
                     raise

@@ -62,7 +62,7 @@ class ViewState(Observable):
 
     Shared by the controls, the views, the menus and the export: colormap, show values,
     presentation mode, the rows of the PE table and its curve columns, the KV panel's head
-    choice (0 = all heads, h + 1 = head h) and the head enlarged in the heads grid (None = the
+    choice (0 = all heads, h + 1 = head h) and step, and the head enlarged in the heads grid (None = the
     grid). One control listens to one field and writes back through its setter; setting an
     equal value emits nothing, so a control that follows its own echo stops there.
     """
@@ -73,13 +73,14 @@ class ViewState(Observable):
     pe_positions = Field(None)          # int | None (None: the PE panel's default)
     pe_dims = Field(None)               # tuple[int, ...] | None: PE columns drawn as curves
     kv_head_choice = Field(0, int)
+    kv_step = Field(0, int)             # the KV cache after this step (0-based) is shown
     focus_head = Field(None)            # int | None
 
     def __init__(self, colormap: str = "viridis", show_values: str = "auto",
                  presentation: bool = False):
         super().__init__()
         for name in ("colormap", "show_values", "presentation", "pe_positions", "pe_dims",
-                     "kv_head_choice", "focus_head"):
+                     "kv_head_choice", "kv_step", "focus_head"):
             setattr(self, name + "_changed", Event())
         self.colormap, self.show_values, self.presentation = colormap, show_values, presentation
 

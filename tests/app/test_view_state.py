@@ -50,6 +50,15 @@ def test_a_slot_of_a_deleted_widget_is_dropped_not_fatal():
     assert seen == [1, 2]
 
 
+def test_a_slot_may_take_fewer_arguments_as_with_qt_signals():
+    event, seen = Event(), []
+    event.connect(lambda: seen.append("none"))
+    event.connect(seen.append)
+    event.connect(lambda *args: seen.append(args))
+    event.emit("x")
+    assert seen == ["none", "x", ("x",)]
+
+
 def test_the_application_layer_loads_no_qt():
     code = ("import sys, explorer.app.state, explorer.app.settings, explorer.app.runner, "
             "explorer.app.topics, explorer.app.report; "

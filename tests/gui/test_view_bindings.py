@@ -1,7 +1,7 @@
 """The window's view settings live in ViewState: widgets write them, follow them, export reads them."""
 
 from explorer.core import get_preset
-from explorer.gui.window.from_window import view_options
+from explorer.gui.window.from_window import available_specs, view_options
 
 WAIT_MS = 30_000
 
@@ -23,6 +23,12 @@ def test_pe_rows_and_kv_head_go_both_ways_and_reach_the_export(qtbot, make_windo
     assert view.kv_head_choice == 2
     view.kv_head_choice = 1
     assert kv.controls.head_combo.currentIndex() == 1
+    kv.set_step(3)
+    assert view.kv_step == 3
+    view.kv_step = 2
+    assert kv.step == 2
+    assert ("KV cache at step 2", ("kv", 2)) in [(label, (s.kind, s.index))
+                                                  for label, s in available_specs(window)]
     look = view_options(window)
     assert (look.pe_positions, look.pe_dims, look.kv_head_choice) == (4, [1, 3], 1)
 

@@ -24,6 +24,8 @@ def bind_pe_panel(view: ViewState, panel) -> None:
 
 
 def bind_kv_panel(view: ViewState, panel) -> None:
-    """The KV panel's head list <-> view.kv_head_choice."""
+    """The KV panel's head list and step <-> view.kv_head_choice / view.kv_step."""
     panel.head_choice_changed.connect(lambda index: setattr(view, "kv_head_choice", index))
     view.kv_head_choice_changed.connect(panel.set_head_choice)
+    panel.step_changed.connect(lambda step: setattr(view, "kv_step", step))
+    view.kv_step_changed.connect(lambda step: step != panel.step and panel.set_step(step))

@@ -29,7 +29,7 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
     specs += [(f"Head {h}", FigureSpec("head", h)) for h in range(result.config.n_heads)]
     specs.append(("Positional-encoding panel", FigureSpec("pe")))
     if _kv_trace(window) is not None:
-        step = window.kv_panel.step
+        step = window.state.view.kv_step
         specs.append((f"KV cache at step {step}", FigureSpec("kv", step)))
     return specs
 
@@ -45,7 +45,7 @@ def current_spec(window) -> FigureSpec:
     if page is window.pe_panel:
         return FigureSpec("pe")
     if page is window.kv_panel and _kv_trace(window) is not None:
-        return FigureSpec("kv", window.kv_panel.step)
+        return FigureSpec("kv", window.state.view.kv_step)
     return WINDOW
 
 
