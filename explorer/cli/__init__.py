@@ -1,9 +1,10 @@
 """Command line: `attention-explorer` opens the window; one module per sub-command.
 
 `dump` (dump.py) prints a computation, `export` (export.py) writes figures without a window;
-both share options.py; `models` and `dump --model` (learned.py) are the pretrained models. The
-window itself (`gui`, the default) is imported only when asked for, so `dump` loads neither Qt
-nor torch. Bad arguments give one line on stderr and exit code 2.
+both share options.py; `models` and `dump --model` (learned.py) are the pretrained models;
+`train` (train.py) trains a tiny transformer and reports its heads. The window itself (`gui`,
+the default) is imported only when asked for, so `dump` loads neither Qt nor torch. Bad
+arguments give one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .export import add_export_parser
 from .learned import add_models_parser
 from .options import EXIT_USAGE, OneLineParser, add_config_options, config_from_args
 from .output import EXIT_FAILED, OutputError, flush_stdout, say, silence_stdout, terminate_as_exit
+from .train import add_train_parser
 
 __all__ = ["EXIT_USAGE", "OneLineParser", "add_config_options", "build_parser", "config_from_args",
            "main"]
@@ -30,6 +32,7 @@ def build_parser() -> OneLineParser:
     add_dump_parser(sub)
     add_export_parser(sub)
     add_models_parser(sub)
+    add_train_parser(sub)
     return parser
 
 
@@ -38,9 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command in ("dump", "models") and sys.stdout is None:  # started with `>&-`
+        if args.command in ("dump", "models", "train") and sys.stdout is None:  # started with `>&-`
             raise OutputError("standard output is closed")
-        if args.command in ("dump", "export", "models"):
+        if args.command in ("dump", "export", "models", "train"):
             with terminate_as_exit():  # export: SIGTERM removes its .part files as Ctrl+C does
                 code = args.run(args)
             if args.command != "export":  # (export reports its own stdout trouble: files stay)

@@ -50,3 +50,18 @@ def test_the_probe_can_see_torch():
     body = ("from explorer.core import AttentionConfig, forward\n"
             "forward(AttentionConfig(backend='torch'))")
     assert "torch" in loaded_after(body)
+
+
+def test_training_configs_tasks_scores_and_texts_import_neither_torch_nor_qt():
+    body = ("import numpy as np\n"
+            "import explorer.core.training as t\n"
+            "from explorer.core.training.texts import TEXTS\n"
+            "t.validate_train(t.TrainConfig())\n"
+            "t.TASKS['induction'].batch(np.random.default_rng(0), 2, 64, 32)\n"
+            "t.role_scores(np.eye(8)); t.probe_tokens(64, 32)")
+    assert loaded_after(body) == []
+
+
+def test_a_trainer_does_import_torch():
+    """The check above is not vacuous: the lazy Trainer import shows up."""
+    assert "torch" in loaded_after("from explorer.core.training import Trainer")

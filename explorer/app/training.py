@@ -1,0 +1,116 @@
+"""One training run on the shared background runner: Start, Pause, Step, Reset (Qt-free).
+
+The Train view (to come) binds its buttons to these methods and listens to the events. Training
+runs as a chain of short jobs (`CHUNK_SECONDS` each) on a low-priority `Runner` channel, so the
+main attention compute, which has a higher priority, gets the thread between two chunks and
+the window never waits on training for longer than a chunk. The `Trainer` (explorer.core.training)
+lives on the runner's thread; the main thread reads its finished records and snapshots when a
+chunk is delivered (frozen objects, appended whole).
+
+Events (emitted on the main thread):
+- ``progress(records, snapshots)``: the LogRecords and Snapshots logged since the last delivery;
+- ``status_changed(status)``: "idle" (nothing trained yet), "running", "paused" or "done";
+- ``error(message)``: one line (a bad config, a missing CUDA device); training stops.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..core.training import TrainConfig, validate_train
+from .observable import Event, Observable
+
+CHUNK_SECONDS = 0.1  # the longest the runner's thread is held by training at a time
+
+
+def _train_chunk(trainer, config: TrainConfig, threads: int, max_steps: int, seconds: float,
+                 should_stop):
+    """Runs on the runner: a new Trainer if `trainer` is None, then steps until a limit. → trainer"""
+    if trainer is None:
+        from ..core.training import Trainer  # imports torch, on the runner's thread
+        trainer = Trainer(config, threads=threads)
+    deadline = time.perf_counter() + seconds
+    done = 0
+    while (not trainer.done and done < max_steps and time.perf_counter() < deadline
+           and not should_stop()):
+        trainer.step(1)
+        done += 1
+    return trainer
+
+
+class TrainingSession(Observable):
+    def __init__(self, runner, config: TrainConfig = TrainConfig(), threads: int = 1):
+        super().__init__()
+        self.config = validate_train(config)
+        self.threads = threads
+        self.trainer = None       # the runner's Trainer, once its first chunk is delivered
+        self.records: list = []   # LogRecords delivered so far (main thread)
+        self.snapshots: list = []
+        self.status = "idle"
+        self._running = False
+        self._fresh = True        # the next chunk starts a new Trainer
+        self.progress, self.status_changed, self.error = Event(), Event(), Event()
+        self._channel = runner.channel(self._on_chunk, priority=-1)  # below the main compute
+
+    def set_config(self, config: TrainConfig) -> None:
+        """A new run's settings (ConfigError if invalid, nothing changed); resets the run."""
+        self.config = validate_train(config)
+        self.reset()
+
+    def start(self) -> None:
+        if self.status == "done":
+            return
+        self._running = True
+        self._set_status("running")
+        self._submit(max_steps=self.config.steps)
+
+    def pause(self) -> None:
+        self._running = False  # the chunk in flight finishes (≤ CHUNK_SECONDS); no next one
+        if self.status == "running":
+            self._set_status("paused")
+
+    def step(self, n: int | None = None) -> None:
+        """Train n steps (default: one log interval) and stop."""
+        self._running = False
+        if self.status != "done":
+            self._set_status("paused")
+            self._submit(max_steps=n or self.config.log_every, seconds=float("inf"))
+
+    def reset(self) -> None:
+        """Forget the run; the next Start or Step trains a fresh model from the seed."""
+        self._running, self._fresh = False, True
+        # a newer request: a chunk in flight sees its token go stale, stops, and is never delivered
+        self._channel.submit(lambda: None)
+        self.trainer, self.records, self.snapshots = None, [], []
+        self._set_status("idle")
+
+    def _submit(self, max_steps: int, seconds: float = CHUNK_SECONDS) -> None:
+        trainer = None if self._fresh else self.trainer
+        self._fresh = False
+        self._channel.submit(_train_chunk, trainer, self.config, self.threads, max_steps, seconds,
+                             cancellable=True)
+
+    def _on_chunk(self, generation: int, trainer, error: str | None) -> None:
+        if error is not None:
+            self._running, self._fresh = False, self.trainer is None
+            self._set_status("idle" if self.trainer is None else "paused")
+            self.error.emit(error)
+            return
+        if trainer is None:  # the empty job a reset submits
+            return
+        self.trainer = trainer
+        records = trainer.records[len(self.records):]
+        snapshots = trainer.snapshots[len(self.snapshots):]
+        self.records += records
+        self.snapshots += snapshots
+        self.progress.emit(records, snapshots)
+        if trainer.done:
+            self._running = False
+            self._set_status("done")
+        elif self._running:
+            self._submit(max_steps=self.config.steps)
+
+    def _set_status(self, status: str) -> None:
+        if status != self.status:
+            self.status = status
+            self._notify("status_changed", status)
