@@ -20,7 +20,7 @@ from ...export import csv_export
 from ...export.files import Content, ExportError, Streamed
 from ...export.frame import FigureFrame
 from ...export.naming import FigureSpec, default_name, settings_title
-from ...export.render import png_bytes, render_image, render_svg, settle
+from ...export.render import render_png, render_svg, settle
 
 HEAD_CELL = QSize(400, 400)       # logical size per head in the grid
 COLOUR_BAR_WIDTH = 90
@@ -167,8 +167,7 @@ def figure_bytes(frame: FigureFrame, options: ExportOptions) -> bytes:
     """The figure encoded as PNG or SVG."""
     description = frame.description
     if options.fmt == "png":
-        image = render_image(frame, options.scale, options.width, frame.colours.background)
-        return png_bytes(image, description)
+        return render_png(frame, options.scale, options.width, frame.colours.background, description)
     if options.fmt == "svg":
         return render_svg(frame, "Attention Explorer", description, frame.colours.background)
     raise ValueError(f"figure_bytes cannot write {options.fmt!r}")
