@@ -31,6 +31,14 @@ def _normal_font_scale():
         fonts.set_font_scale(1.0)
 
 
+@pytest.fixture(autouse=True)
+def _results_on_the_gui_thread(request):
+    """Tests that drive Qt get the app's Qt bridge: background results arrive through the event
+    loop, as in the app (importing explorer.gui installs it; without it they arrive at once)."""
+    if "qtbot" in request.fixturenames:
+        import explorer.gui  # noqa: F401
+
+
 @pytest.fixture
 def make_window(qtbot):
     """make_window(config=None, compute=None, devices=None, show=True, seed=0, size=None): a main

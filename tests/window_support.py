@@ -12,7 +12,7 @@ import numpy as np
 from explorer.core import forward, validate
 from explorer.gui.window.main_window import MainWindow
 from explorer.app.state import AppState
-from explorer.app.worker import ComputeWorker
+from explorer.app.compute import ComputeWorker
 
 SETTLE_MS = 30_000
 

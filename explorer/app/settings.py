@@ -18,6 +18,7 @@ import base64
 import binascii
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,12 +61,19 @@ def settings_dir() -> Path:
     override = os.environ.get(SETTINGS_ENV)
     if override:
         return Path(override)
-    try:
-        from PySide6.QtCore import QStandardPaths
-        base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericConfigLocation)
-    except ImportError:  # pragma: no cover - PySide6 is a dependency
-        base = ""
-    return Path(base or Path.home() / ".config") / APP_DIR_NAME
+    return config_home() / APP_DIR_NAME
+
+
+def config_home() -> Path:
+    """Where Qt's QStandardPaths.GenericConfigLocation points (the folder settings always used),
+    worked out without Qt: %LOCALAPPDATA% on Windows, ~/Library/Preferences on macOS, else
+    $XDG_CONFIG_HOME when it is an absolute path, else ~/.config."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"])
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Preferences"
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    return Path(xdg) if os.path.isabs(xdg) else Path.home() / ".config"
 
 
 def default_settings_path() -> Path:

@@ -13,84 +13,98 @@ ends the last request's result always arrives (``state.result.config == state.co
 A compute that fails (e.g. ``DeviceUnavailableError``, any torch/CUDA exception) emits ``error``,
 keeps the last good result, and, when a torch backend failed, falls back to numpy on the CPU.
 
-``ViewState`` holds how the picture is drawn (colormap, show values, presentation): not part of
-the computation, so changing it never recomputes.
+``ViewState`` holds how the picture is drawn (colormap, show values, presentation, PE rows, KV
+head, focused head): not part of the computation, so changing it never recomputes.
+
+Qt-free: the events are ``observable.Event``s, emitted on the main thread (the compute's results
+reach it through ``dispatch.post_to_main``); widgets connect to them as to Qt signals.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from typing import Callable
 
 from ..core import AttentionConfig, ConfigError, validate
-from .worker import ComputeWorker, Outcome
+from .compute import ComputeWorker, Outcome
+from .observable import Event, Observable
 
 SHOW_VALUES_MODES = ("auto", "on", "off")
 
 
-class ViewState(QObject):
-    """Drawing options shared by the controls, the heads grid and the menus."""
+class Field:
+    """A state attribute that emits ``<name>_changed(value)`` when it really changes."""
 
-    colormap_changed = Signal(str)
-    show_values_changed = Signal(str)
-    presentation_changed = Signal(bool)
+    def __init__(self, default, check: Callable | None = None):
+        self.default, self.check = default, check
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name, self.attr = name, "_" + name
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else getattr(obj, self.attr, self.default)
+
+    def __set__(self, obj, value) -> None:
+        if self.check is not None:
+            value = self.check(value)
+        if value != self.__get__(obj):
+            setattr(obj, self.attr, value)
+            obj._notify(self.name + "_changed", value)
+
+
+def _show_values_mode(mode: str) -> str:
+    if mode not in SHOW_VALUES_MODES:
+        raise ValueError(f"show_values must be one of {SHOW_VALUES_MODES}, got {mode!r}")
+    return mode
+
+
+class ViewState(Observable):
+    """How the views draw (not part of the computation: changing it never recomputes).
+
+    Shared by the controls, the views, the menus and the export: colormap, show values,
+    presentation mode, the rows of the PE table and its curve columns, the KV panel's head
+    choice (0 = all heads, h + 1 = head h) and step, and the head enlarged in the heads grid (None = the
+    grid). One control listens to one field and writes back through its setter; setting an
+    equal value emits nothing, so a control that follows its own echo stops there.
+    """
+
+    colormap = Field("viridis")
+    show_values = Field("auto", _show_values_mode)
+    presentation = Field(False, bool)
+    pe_positions = Field(None)          # int | None (None: the PE panel's default)
+    pe_dims = Field(None)               # tuple[int, ...] | None: PE columns drawn as curves
+    kv_head_choice = Field(0, int)
+    kv_step = Field(0, int)             # the KV cache after this step (0-based) is shown
+    focus_head = Field(None)            # int | None
 
     def __init__(self, colormap: str = "viridis", show_values: str = "auto",
-                 presentation: bool = False, parent: QObject | None = None):
-        super().__init__(parent)
-        self._colormap, self._show_values, self._presentation = colormap, show_values, presentation
-
-    @property
-    def colormap(self) -> str:
-        return self._colormap
-
-    @colormap.setter
-    def colormap(self, name: str) -> None:
-        if name != self._colormap:
-            self._colormap = name
-            self.colormap_changed.emit(name)
-
-    @property
-    def show_values(self) -> str:
-        return self._show_values
-
-    @show_values.setter
-    def show_values(self, mode: str) -> None:
-        if mode not in SHOW_VALUES_MODES:
-            raise ValueError(f"show_values must be one of {SHOW_VALUES_MODES}, got {mode!r}")
-        if mode != self._show_values:
-            self._show_values = mode
-            self.show_values_changed.emit(mode)
-
-    @property
-    def presentation(self) -> bool:
-        return self._presentation
-
-    @presentation.setter
-    def presentation(self, on: bool) -> None:
-        on = bool(on)
-        if on != self._presentation:
-            self._presentation = on
-            self.presentation_changed.emit(on)
+                 presentation: bool = False):
+        super().__init__()
+        for name in ("colormap", "show_values", "presentation", "pe_positions", "pe_dims",
+                     "kv_head_choice", "kv_step", "focus_head"):
+            setattr(self, name + "_changed", Event())
+        self.colormap, self.show_values, self.presentation = colormap, show_values, presentation
 
 
-class AppState(QObject):
-    """Config + latest result + KV trace; talks to one ComputeWorker."""
+class AppState(Observable):
+    """Config + latest result + KV trace + view settings; talks to one ComputeWorker.
 
-    config_changed = Signal(object)      # AttentionConfig
-    result_changed = Signal(object)      # AttentionResult
-    kv_trace_changed = Signal(object)    # KVTrace (only while kv_enabled)
-    error = Signal(str)                  # user-readable message for the status bar
-    devices_changed = Signal(object)     # list[DeviceInfo], once torch has been asked
-    fallback = Signal(str)               # a torch backend failed; the message says what we did
+    Events (Qt-free, emitted on the main thread): config_changed(AttentionConfig),
+    result_changed(AttentionResult), kv_trace_changed(KVTrace, only while kv_enabled),
+    error(str, for the status bar), devices_changed(list[DeviceInfo], once torch has been
+    asked), fallback(str: a torch backend failed, the message says what we did).
+    """
 
     def __init__(self, config: AttentionConfig | None = None, worker: ComputeWorker | None = None,
-                 view: ViewState | None = None, parent: QObject | None = None):
-        super().__init__(parent)
+                 view: ViewState | None = None):
+        super().__init__()
+        for name in ("config_changed", "result_changed", "kv_trace_changed", "error",
+                     "devices_changed", "fallback"):
+            setattr(self, name, Event())
         self._config = validate(config if config is not None else AttentionConfig())
-        self._worker = worker if worker is not None else ComputeWorker(parent=self)
+        self._worker = worker if worker is not None else ComputeWorker()
         self._worker.finished.connect(self._on_outcome)
         self._worker.devices_listed.connect(self._on_devices)
-        self.view = view if view is not None else ViewState(parent=self)
+        self.view = view if view is not None else ViewState()
         self._result = None
         self._trace = None
         self._devices = None

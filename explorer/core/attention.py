@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import flops
+from .backends import canonical_device
 from .cancel import StopCheck, check
 from .config import AttentionConfig, validate
 from .masks import build_mask, fully_masked_rows
@@ -87,7 +88,7 @@ def forward(config: AttentionConfig, should_stop: StopCheck = None) -> Attention
     if config.backend == "torch":
         parts = torch_ops.self_attention(weights, pe, config.n_heads, allowed, config.scaled,
                                          config.device, config.dtype)
-        device = f"torch/{config.device if config.device != 'cuda' else 'cuda:0'}"
+        device = f"torch/{canonical_device(config.device)}"
     else:
         parts = numpy_self_attention(x_in, weights, config.n_heads, allowed, config.scaled,
                                      should_stop)

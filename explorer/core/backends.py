@@ -53,6 +53,11 @@ def list_devices() -> list[DeviceInfo]:
     return devices
 
 
+def canonical_device(device: str) -> str:
+    """The device a name means: bare "cuda" is "cuda:0" (as torch runs it); others unchanged."""
+    return "cuda:0" if device == "cuda" else device
+
+
 def resolve_torch_device(device: str):
     """A torch.device for `device`, or DeviceUnavailableError with a clear reason."""
     torch = torch_module()

@@ -10,6 +10,7 @@ checked when a torch backend is first used (see `backends.py`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import numbers
 import re
 from dataclasses import dataclass, field
@@ -20,6 +21,21 @@ MAX_HEADS = 256
 # heads × n × n weights in one picture. Each (h, n, n) float64 array at this size is 128 MiB and a
 # forward holds about six of them; 256 heads at 1024 tokens would need ~9 GB and kill a laptop.
 MAX_ATTENTION_CELLS = 16 * 1024 * 1024  # e.g. 16 heads at 1024 tokens, 256 heads at 256 tokens
+
+
+def divisors(n: int, limit: int = MAX_HEADS) -> list[int]:
+    """Divisors of n up to `limit`, ascending: the head counts d_model allows."""
+    return list(_divisors(n, limit))
+
+
+@functools.lru_cache(maxsize=64)
+def _divisors(n: int, limit: int) -> tuple[int, ...]:
+    return tuple(k for k in range(1, min(n, limit) + 1) if n % k == 0)
+
+
+def nearest_divisor(n_heads: int, d_model: int) -> int:
+    """n_heads if it divides d_model, else the largest divisor below it (at least 1)."""
+    return max(k for k in divisors(d_model) if k <= max(n_heads, 1))
 
 
 def max_heads_for(n_tokens: int) -> int:

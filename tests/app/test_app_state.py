@@ -5,7 +5,7 @@ import pytest
 
 from explorer.core import AttentionConfig, DeviceUnavailableError, forward
 from explorer.app.state import AppState, ViewState
-from explorer.app.worker import ComputeWorker, Outcome
+from explorer.app.compute import ComputeWorker, Outcome
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from explorer.core import AttentionConfig, DeviceUnavailableError, forward
-from explorer.app.worker import ComputeWorker, describe_error
+from explorer.app.compute import ComputeWorker, describe_error
 
 
 class GatedCompute:
@@ -134,7 +134,7 @@ def test_describe_error_names_foreign_exceptions():
 
 
 def test_blas_thread_count_for_the_compute_thread(monkeypatch):
-    from explorer.app import worker as worker_mod
+    from explorer.app import compute as worker_mod
     for name in ("ATTENTION_EXPLORER_BLAS_THREADS", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(worker_mod.os, "cpu_count", lambda: 2)
@@ -149,7 +149,7 @@ def test_blas_thread_count_for_the_compute_thread(monkeypatch):
 
 def test_limit_blas_threads_on_a_thread_of_its_own():
     import numpy as np
-    from explorer.app.worker import limit_blas_threads
+    from explorer.app.compute import limit_blas_threads
     found = []
     thread = threading.Thread(target=lambda: found.append(limit_blas_threads(1)))
     thread.start()

@@ -27,7 +27,7 @@ LAUNCHER = textwrap.dedent(f"""
     from explorer.app import state
     from explorer.gui.window import app
     from explorer.gui.topics.runner import TopicRunner
-    from explorer.app.worker import ComputeWorker
+    from explorer.app.compute import ComputeWorker
 
     BLOCKED_SEED = 7
 
@@ -42,14 +42,14 @@ LAUNCHER = textwrap.dedent(f"""
         time.sleep({HANG_S})
 
     class BlockingWorker(ComputeWorker):
-        def __init__(self, parent=None):
-            super().__init__(compute=compute, parent=parent)
+        def __init__(self):
+            super().__init__(compute=compute)
 
     state.ComputeWorker = BlockingWorker
     first_paint = app._Startup.on_first_paint
 
     def on_first_paint(self):
-        self.runner = TopicRunner(self.window)
+        self.runner = TopicRunner()
         self.runner.submit(topic_job)
         self.window.state.update(seed=BLOCKED_SEED)
         first_paint(self)

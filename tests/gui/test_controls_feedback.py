@@ -5,7 +5,7 @@ from __future__ import annotations
 from explorer.core import AttentionConfig
 from explorer.gui.controls.sentence import PaddingChips
 from explorer.app.state import AppState
-from explorer.app.worker import ComputeWorker
+from explorer.app.compute import ComputeWorker
 
 
 def _chips(qtbot, config):

@@ -167,8 +167,6 @@ def test_menus_exist(make_window):
 
 def test_kv_tab_turns_the_kv_trace_on_and_off(qtbot, make_window):
     window = make_window()
-    if window.kv_panel is None:
-        pytest.skip("kv_panel.py not built yet")
     assert not window.state.kv_enabled
     with qtbot.waitSignal(window.state.kv_trace_changed, timeout=20_000):
         window.tabs.setCurrentWidget(window.kv_panel)

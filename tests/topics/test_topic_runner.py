@@ -120,7 +120,7 @@ def test_shutdown_does_not_wait_and_stops_a_cancellable_job(qtbot, runner):
     assert started.wait(5)
     other.submit(ran.append, "queued")  # dropped by the shutdown, never runs
     runner_mod.shutdown_topic_pool()  # returns without waiting
-    assert closing.wait(10)
+    assert closing.wait_idle(10)
     qtbot.wait(50)
     assert observed.get("stopped") and delivered == [] and ran == []
     with qtbot.waitSignal(runner.finished, timeout=WAIT_MS) as blocker:  # a fresh thread
@@ -138,6 +138,6 @@ def test_shutdown_abandons_a_job_that_cannot_stop(qtbot, runner):
     closing = runner_mod.topic_thread()
     assert runner_mod.shutdown_topic_pool() is False  # still running: abandoned, not awaited
     gate.set()
-    assert closing.wait(10)
+    assert closing.wait_idle(10)
     qtbot.wait(50)
     assert delivered == []

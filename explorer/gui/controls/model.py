@@ -10,7 +10,6 @@ The seed box is a QDoubleSpinBox with 0 decimals: QSpinBox is int32 and cannot r
 
 from __future__ import annotations
 
-import functools
 import random
 
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -19,26 +18,11 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
                                QSlider, QWidget)
 
 from ...core import MAX_D_MODEL, SEED_MAX, AttentionConfig
-from ...core.config import MAX_HEADS, max_heads_for
+from ...core.config import divisors, max_heads_for, nearest_divisor  # noqa: F401 (tests import them here)
 from ...app.state import AppState
 
 D_MODEL_CHOICES = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
                    768, 1024, 1536, 2048)
-
-
-def divisors(n: int, limit: int = MAX_HEADS) -> list[int]:
-    """Divisors of n up to `limit`, ascending: the head counts d_model allows."""
-    return list(_divisors(n, limit))
-
-
-@functools.lru_cache(maxsize=64)
-def _divisors(n: int, limit: int) -> tuple[int, ...]:
-    return tuple(k for k in range(1, min(n, limit) + 1) if n % k == 0)
-
-
-def nearest_divisor(n_heads: int, d_model: int) -> int:
-    """n_heads if it divides d_model, else the largest divisor below it (at least 1)."""
-    return max(k for k in divisors(d_model) if k <= max(n_heads, 1))
 
 
 def d_model_choices(current: int) -> list[int]:

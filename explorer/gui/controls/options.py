@@ -6,6 +6,7 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QVBoxLayout, QWidget
 
 from ...core import AttentionConfig, DeviceInfo
+from ...core.backends import canonical_device
 from ...app.state import SHOW_VALUES_MODES, AppState
 
 SWITCHES = (  # config field, label
@@ -29,7 +30,7 @@ CHOICES = (  # config field, label, ((value, text, tooltip), ...)
 
 def device_key(backend: str, device: str) -> str:
     """'backend/device' with bare "cuda" read as "cuda:0", as the core runs it."""
-    return f"{backend}/{'cuda:0' if device == 'cuda' else device}"
+    return f"{backend}/{canonical_device(device)}"
 
 
 class SwitchesControl(QWidget):

@@ -1,9 +1,10 @@
-"""The control panel: small binding widgets (controls_*.py) composed into titled groups.
+"""The control panel: small binding widgets (model.py, options.py, sentence.py) in titled groups.
 
 Every control writes to ``AppState`` (``state.update``) or ``ViewState`` and listens to them with
 signal blockers, so widget and state never ping-pong. None of them computes anything.
-No style sheets here: a style sheet stops font inheritance, and presentation mode enlarges the
-panel by setting the window's font (looks are set with partial palettes/fonts instead).
+Style sheets are avoided: one stops font inheritance, and presentation mode enlarges the panel
+by setting the window's font (looks are set with partial palettes/fonts instead). The one
+exception sets a colour only: the red count under a refused sentence (sentence.py).
 """
 
 from __future__ import annotations

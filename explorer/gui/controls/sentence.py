@@ -7,76 +7,20 @@ good sentence stays computed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QMargins, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import (QFrame, QLabel, QLayout, QLineEdit, QScrollArea, QSizePolicy,
-                               QToolButton, QVBoxLayout, QWidget, QWidgetItem)
+from PySide6.QtWidgets import (QFrame, QLabel, QLineEdit, QScrollArea, QSizePolicy, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from ...core import AttentionConfig, split_sentence
 from ...app.state import AppState
+from ..plotting.flow_layout import FlowLayout
 
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
 MAX_CHIP_ROWS = 5  # beyond this the chips scroll, so a long sentence can't push the sliders away
 REFUSED_STYLE = "color: #b00020;"
 MAX_LISTED_PADDING = 8  # the summary lists this many positions, then "… last (count positions)"
-
-
-class FlowLayout(QLayout):
-    """Left-to-right rows that wrap, like words in a paragraph (Qt's flow layout example)."""
-
-    def __init__(self, parent: QWidget | None = None, spacing: int = 4):
-        super().__init__(parent)
-        self._items: list[QWidgetItem] = []
-        self.setSpacing(spacing)
-        self.setContentsMargins(QMargins(0, 0, 0, 0))
-
-    def addItem(self, item) -> None:  # noqa: N802 - Qt override
-        self._items.append(item)
-
-    def count(self) -> int:
-        return len(self._items)
-
-    def itemAt(self, index: int):  # noqa: N802
-        return self._items[index] if 0 <= index < len(self._items) else None
-
-    def takeAt(self, index: int):  # noqa: N802
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
-
-    def expandingDirections(self):  # noqa: N802
-        return Qt.Orientation(0)
-
-    def hasHeightForWidth(self) -> bool:  # noqa: N802
-        return True
-
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
-        return self._arrange(QRect(0, 0, width, 0), move=False)
-
-    def setGeometry(self, rect: QRect) -> None:  # noqa: N802
-        super().setGeometry(rect)
-        self._arrange(rect, move=True)
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        return self.minimumSize()
-
-    def minimumSize(self) -> QSize:  # noqa: N802
-        size = QSize()
-        for item in self._items:
-            size = size.expandedTo(item.minimumSize())
-        return size
-
-    def _arrange(self, rect: QRect, move: bool) -> int:
-        x, y, row_height = rect.x(), rect.y(), 0
-        gap = self.spacing()
-        for item in self._items:
-            hint = item.sizeHint()
-            if x + hint.width() > rect.right() and row_height > 0:
-                x, y, row_height = rect.x(), y + row_height + gap, 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
-            x += hint.width() + gap
-            row_height = max(row_height, hint.height())
-        return y + row_height - rect.y()
 
 
 def padding_summary(padding: frozenset[int]) -> str:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from ..plotting.colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale
 from ..plotting.fonts import css_pt, load_bundled_fonts, ui_font
 from .panel import FOREGROUND, HeadPanel, PanelStyle
-from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskLayers, mask_layers
+from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskPaint, mask_paint
 from ..plotting.token_ticks import tick_levels
 
 AUTO_VALUES_MAX_TOKENS = 12  # "auto" prints values up to this many tokens
@@ -61,7 +61,7 @@ class HeadsGrid(QWidget):
         self._presentation = False
         self._style = PanelStyle.for_mode(False)
         self._focus: int | None = None
-        self._layers: MaskLayers | None = None
+        self._layers: MaskPaint | None = None
         self._layers_key = None
         self._ticks = None
         self._ticks_key = None
@@ -209,7 +209,7 @@ class HeadsGrid(QWidget):
         colour = MASK_COLOUR_GREYSCALE if is_greyscale(self._cmap_name) else MASK_COLOUR
         key = (result.mask.tobytes(), result.mask.shape, colour.rgb())
         if key != self._layers_key:
-            self._layers = mask_layers(result.mask, result.empty_rows, colour)
+            self._layers = mask_paint(result.mask, result.empty_rows, colour)
             self._layers_key = key
         if result.tokens != self._ticks_key:
             self._ticks = (tick_levels(result.tokens, max_chars=7),

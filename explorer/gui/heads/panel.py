@@ -16,7 +16,8 @@ from ..plotting.cell_text_item import CellTextItem
 from ..plotting.fonts import css_pt, font_scale, ui_font
 from ..plotting.heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, CellMarksItem,
                            HeatmapImageItem, cells_path, cosmetic_pen)
-from ..plotting.mask_item import MaskItem, MaskLayers
+from ..plotting.mask_item import MaskItem, MaskPaint
+from ..plotting.matrix import matrix_image, matrix_view
 from ..plotting.token_axis import TokenAxis
 
 FOREGROUND = "#222222"
@@ -58,14 +59,8 @@ class HeadPanel:
 
     def __init__(self, style: PanelStyle):
         axes = {"bottom": TokenAxis("bottom"), "left": TokenAxis("left")}
-        self.plot = pg.PlotItem(axisItems=axes)
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
-        vb = self.plot.getViewBox()
-        vb.setMouseEnabled(False, False)
-        vb.invertY(True)            # query 0 at the top
-        vb.setDefaultPadding(0.0)
-        self.image = HeatmapImageItem(opaque=True, axisOrder="row-major")
+        self.plot = matrix_view(pg.PlotItem(axisItems=axes))
+        self.image = matrix_image(self.plot, image=HeatmapImageItem(opaque=True, axisOrder="row-major"))
         self.mask = MaskItem()
         self.empty_rows = CellMarksItem([cosmetic_pen(EMPTY_ROW_COLOUR, 2, Qt.PenStyle.DashLine)])
         self.values = CellTextItem()
@@ -73,7 +68,8 @@ class HeadPanel:
         for z, item in enumerate((self.image, self.mask, self.values, self.argmax,
                                   self.empty_rows)):
             item.setZValue(z)
-            self.plot.addItem(item)
+            if item is not self.image:
+                self.plot.addItem(item)
         self.n = 0
         self.head = -1
         self._title = ""
@@ -81,7 +77,7 @@ class HeadPanel:
         self.set_style(style)
 
     # -- data -----------------------------------------------------------------------------
-    def set_head(self, result, head: int, layers: MaskLayers, dark: np.ndarray,
+    def set_head(self, result, head: int, layers: MaskPaint, dark: np.ndarray,
                  show_values: bool, tick_levels) -> None:
         """Show head `head` of `result`. `dark`: (n, n) text colour choice for the values."""
         weights = result.weights[head]  # (n, n)
@@ -108,7 +104,7 @@ class HeadPanel:
         self.image.setRect(rect)
         self.plot.getViewBox().setRange(rect, padding=0.0)
 
-    def _set_layers(self, layers: MaskLayers) -> None:
+    def _set_layers(self, layers: MaskPaint) -> None:
         self.mask.set_layers(layers)
         self.empty_rows.set_path(layers.empty_rows, QRectF(-0.5, -0.5, self.n, self.n))
 

@@ -17,8 +17,9 @@ from PySide6.QtWidgets import QGraphicsRectItem
 from ...core import KVTrace
 from ..plotting.colormaps import dark_text_mask
 from ..plotting.axes import (MAX_TICK_LABELS, WEIGHTS_COLORMAP, set_count_ticks, set_index_ticks,
-                          set_title, setup_heatmap, show_cells, style_axes, symmetric_levels,
-                          ui_font)
+                             set_title, setup_heatmap, show_cells, style_axes)
+from ..plotting.colormaps import symmetric_levels
+from ..plotting.fonts import ui_font
 
 NEW_ROW_COLOR = "#ff7f0e"
 MAX_SEPARATORS = 32         # draw head boundaries in the concatenated view up to this many heads

@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QSlider, QSpinBox,
                                QStyle, QToolButton, QVBoxLayout, QWidget)
 
-from ..controls.sentence import FlowLayout
-from ..plotting.axes import ui_font
+from ..plotting.flow_layout import FlowLayout
+from ..plotting.fonts import ui_font
 
 DEFAULT_SPEED = 4.0      # steps per second: slow enough to follow on a projector
 MAX_SPEED = 120.0

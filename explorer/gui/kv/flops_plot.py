@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ...core import KVTrace
-from ..plotting.axes import set_count_ticks, set_legend_size, set_title, style_axes, ui_font
-from ..plotting.fonts import css_pt
+from ..plotting.axes import set_count_ticks, set_legend_size, set_title, style_axes
+from ..plotting.fonts import css_pt, ui_font
 
 CACHED_COLOR = "#0072B2"
 RECOMPUTE_COLOR = "#D55E00"

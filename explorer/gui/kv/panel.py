@@ -8,7 +8,7 @@ hide and on close.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRect, QTimer, Qt, Signal
+from PySide6.QtCore import QEvent, QTimer, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import KVTrace
@@ -16,7 +16,7 @@ from . import text as kv_text
 from .cache_view import KVCacheView
 from .controls import KVControls
 from .flops_plot import KVFlopsPlot
-from ..plotting.axes import ui_font
+from ..plotting.fonts import font_scale, ui_font
 
 OK_STYLE = "color: #1a7f37; font-weight: bold;"
 BAD_STYLE = "color: #d1242f; font-weight: bold;"
@@ -26,6 +26,7 @@ class KVPanel(QWidget):
     """set_trace(trace), set_step(i), play(), pause(); emits step_changed(i)."""
 
     step_changed = Signal(int)
+    head_choice_changed = Signal(int)  # index in the head list: 0 = all heads, h + 1 = head h
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -56,6 +57,8 @@ class KVPanel(QWidget):
         everything, or (presentation mode) under the FLOPs curves, so that on a projector the
         caches keep the full height (see set_presentation)."""
         self.counters = _ResizeNotifier(self._fit_counter_heights)
+        self._ruler = QLabel()  # never shown: measures the counter lines' wrapped height
+        self._ruler.setWordWrap(True)
         counters = QVBoxLayout(self.counters)
         counters.setContentsMargins(0, 0, 0, 0)
         for label in self._counter_labels():
@@ -89,6 +92,7 @@ class KVPanel(QWidget):
         c.speed_spin.valueChanged.connect(self._speed_changed)
         c.head_combo.currentIndexChanged.connect(
             lambda _: self.cache_view.set_head(c.head_combo.currentData()))
+        c.head_combo.currentIndexChanged.connect(self.head_choice_changed.emit)
         self._keys = {
             Qt.Key_Right: self.step_forward, Qt.Key_Left: self.step_back,
             Qt.Key_Space: self.toggle_play, Qt.Key_Home: lambda: self.set_step(0),
@@ -141,6 +145,16 @@ class KVPanel(QWidget):
         if playing and self.step_count > 1:
             self.timer.start()
         self.controls.show_playing(self.is_playing)
+        self.head_choice_changed.emit(self.head_choice)
+
+    @property
+    def head_choice(self) -> int:
+        """The index in the head list: 0 = all heads (concatenated), h + 1 = head h."""
+        return max(self.controls.head_combo.currentIndex(), 0)
+
+    def set_head_choice(self, index: int) -> None:
+        if index != self.head_choice and 0 <= index < self.controls.head_combo.count():
+            self.controls.head_combo.setCurrentIndex(index)
 
     def set_step(self, step: int) -> None:
         """Show the cache after `step` (clamped to the trace)."""
@@ -193,12 +207,16 @@ class KVPanel(QWidget):
         self.cache_view.set_presentation(on)
         self.flops_plot.set_presentation(on)
         for label in self._counter_labels() + [self.empty_label]:
-            label.setFont(ui_font(14 if on else 10, bold=label is self.check_label))
+            label.setFont(ui_font(13 if on else 10, bold=label is self.check_label))
             label.setFixedHeight(label.fontMetrics().height() + 6)
         if on:
             self.side.addWidget(self.counters)  # moves it: beside the caches, under the curves
         else:
             self.layout().addWidget(self.counters)
+        # On a projector the curves keep a readable height; the step and token line repeats
+        # the step counter above and the highlighted cache row, so it gives way.
+        self.flops_plot.setMinimumHeight(round(120 * font_scale()) if on else 0)
+        self.tokens_label.setVisible(not on)
         self.body.setStretch(1, 3 if on else 2)  # the side column holds the counters too
         self._fit_counter_heights()
 
@@ -206,11 +224,11 @@ class KVPanel(QWidget):
         """Each counter line as tall as its wrapped text at the current width; changed only
         when the number of lines changes (rarely between steps)."""
         width = self.counters.contentsRect().width()  # the labels' own width may lag behind
-        for label in self._counter_labels():
-            # (QLabel.heightForWidth is floored by the fixed height set here: it only grows)
-            wrapped = label.fontMetrics().boundingRect(QRect(0, 0, max(width - 8, 1), 100_000),
-                                                       Qt.TextWordWrap, label.text())
-            height = max(wrapped.height(), label.fontMetrics().height()) + 6
+        ruler = self._ruler  # measures like a label (QLabel's own heightForWidth is floored by
+        for label in self._counter_labels():  # the fixed height set here: it only grows)
+            ruler.setFont(label.font())
+            ruler.setText(label.text())
+            height = max(ruler.heightForWidth(width), label.fontMetrics().height()) + 6
             if label.height() != height:
                 label.setFixedHeight(height)
 

@@ -8,9 +8,10 @@ from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ...core import AttentionResult, sinusoidal_table
-from ..plotting.axes import (SIGNED_COLORMAP, get_colormap, set_count_ticks, set_index_ticks,
-                          set_title, setup_heatmap, show_cells, style_axes, symmetric_levels,
-                          ui_font)
+from ..plotting.axes import (SIGNED_COLORMAP, set_count_ticks, set_index_ticks, set_title,
+                             setup_heatmap, show_cells, style_axes)
+from ..plotting.colormaps import resolve_colormap, symmetric_levels
+from ..plotting.fonts import ui_font
 
 OFF_NOTE = "positional encoding is off — X is projected as is"
 GREYED_OPACITY = 0.3
@@ -32,7 +33,7 @@ class PEInputsView(QWidget):
         for plot in (self.pe_plot, self.sum_plot):
             plot.setYLink(self.x_plot)
             plot.getAxis("left").setStyle(showValues=False)
-        self.color_bar = pg.ColorBarItem(colorMap=get_colormap(SIGNED_COLORMAP), interactive=False,
+        self.color_bar = pg.ColorBarItem(colorMap=resolve_colormap(SIGNED_COLORMAP), interactive=False,
                                          width=14)
         self.color_bar.setImageItem([self.x_item, self.pe_item, self.sum_item])
         self.graphics.addItem(self.color_bar, row=0, col=3)

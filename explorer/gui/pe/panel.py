@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
 from ...core import MAX_TOKENS, AttentionResult, similarity, sinusoidal_table
 from .curves import MAX_CURVES, PECurvesView
 from .inputs import PEInputsView
-from ..plotting.axes import (color_bar, heatmap_plot, set_count_ticks, set_title, show_cells, style_axes,
-                          symmetric_levels, ui_font)
+from ..plotting.axes import (color_bar, heatmap_plot, set_count_ticks, set_title, show_cells,
+                             style_axes)
+from ..plotting.colormaps import symmetric_levels
+from ..plotting.fonts import ui_font
 from ..plotting.wrapping_label import WrappingLabel
 
 def default_dims(d_model: int) -> list[int]:
@@ -36,6 +38,8 @@ def parse_dims(text: str, d_model: int) -> list[int]:
 
 class PEPanel(QWidget):
     """set_result(result) redraws; the position count and chosen dims are the user's."""
+
+    shown_changed = Signal(int, object)  # positions shown, dims drawn as curves (list[int])
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -58,6 +62,7 @@ class PEPanel(QWidget):
         self._table_timer = QTimer(self, singleShot=True, interval=40)
         self._table_timer.timeout.connect(self._redraw_table)
         self.positions_spin.valueChanged.connect(self._table_timer.start)
+        self.positions_spin.valueChanged.connect(lambda _: self._announce())
         self.dims_edit = QLineEdit()
         self.dims_edit.setMinimumWidth(200)
         self.dims_edit.setToolTip("Columns drawn as curves, e.g. 0, 1, 2, 3, 6")
@@ -128,11 +133,13 @@ class PEPanel(QWidget):
             self._rebuild_curves()
         self._redraw_table()
         self.inputs.set_result(result)
+        self._announce()
 
     def set_positions(self, count: int) -> None:
         """Show `count` positions of the table (1 .. 1024), redrawn at once."""
         self.positions_spin.setValue(count)
         self._redraw_table()
+        self._announce()
 
     def set_dims(self, dims) -> None:
         """Draw these table columns as curves (out-of-range ones are dropped)."""
@@ -140,6 +147,7 @@ class PEPanel(QWidget):
         self._dims = list(dict.fromkeys(dims))[:MAX_CURVES]
         self._rebuild_curves()
         self._redraw_curves()
+        self._announce()
 
     def toggle_dim(self, dim: int) -> None:
         """Add the column as a curve, or remove it if it is drawn (what a click does)."""
@@ -147,6 +155,9 @@ class PEPanel(QWidget):
             self.set_dims([c for c in self._dims if c != dim])
         elif len(self._dims) < MAX_CURVES:
             self.set_dims(sorted(self._dims + [dim]))
+
+    def _announce(self) -> None:
+        self.shown_changed.emit(self.positions_spin.value(), list(self._dims))
 
     @property
     def dims(self) -> list[int]:

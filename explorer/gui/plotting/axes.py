@@ -12,27 +12,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from .matrix import matrix_image, matrix_view
 from .fonts import css_pt, ui_font
 
 SIGNED_COLORMAP = "CET-D1"        # diverging blue - white - red: zero is white, sign is hue
 WEIGHTS_COLORMAP = "viridis"
 MAX_TICK_LABELS = 40              # above this many rows, numeric ticks instead of token names
-
-
-def get_colormap(name: str) -> pg.ColorMap:
-    """An app colormap by display name (colormaps.COLORMAPS), or any pyqtgraph map by name."""
-    from . import colormaps
-    try:
-        return colormaps.get_colormap(name)
-    except KeyError:
-        return pg.colormap.get(name)
-
-
-def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
-    """(-m, m) with m the largest |value| over the arrays, so zero sits mid-scale."""
-    m = max((float(np.nanmax(np.abs(a))) for a in arrays if a is not None and a.size), default=1.0)
-    m = m if m > 0 and np.isfinite(m) else 1.0
-    return -m, m
 
 
 def free_title_width(plot: pg.PlotItem) -> None:
@@ -66,16 +51,9 @@ def setup_heatmap(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
     """Turn `plot` into a matrix display (row 0 on top, fixed view); returns its ImageItem."""
     free_title_width(plot)
     plot.setTitle(title, color="k")
-    plot.invertY(True)
-    plot.setMenuEnabled(False)
-    plot.hideButtons()
-    plot.setMouseEnabled(False, False)
-    item = pg.ImageItem(axisOrder="row-major")
-    item.setColorMap(get_colormap(colormap))
+    matrix_view(plot, padding=None)
+    item = matrix_image(plot, colormap)
     item.setPos(-0.5, -0.5)
-    plot.addItem(item)
-    for name in ("left", "bottom"):  # cell axes: one position made it 'position (x0.001)'
-        plot.getAxis(name).enableAutoSIPrefix(False)
     if x_label:
         plot.setLabel("bottom", x_label)
     if y_label:

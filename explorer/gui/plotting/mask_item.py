@@ -23,8 +23,9 @@ MAX_RUNS = 4096           # more masked runs than this: fill from an image inste
 
 
 @dataclass(frozen=True)
-class MaskLayers:
-    """What every head of one result shares (built once per mask and colour)."""
+class MaskPaint:
+    """How the mask of one result is painted, shared by every head (built once per mask and
+    colour). Not core.topics.MaskLayers, which splits a mask into its padding and causal parts."""
     masked: np.ndarray            # (n, n) bool, True = masked
     fill: QPainterPath | QImage   # the masked area
     colour: QColor
@@ -73,24 +74,24 @@ def rows_path(rows, n_cols: int) -> QPainterPath:
     return path
 
 
-def mask_layers(allowed: np.ndarray, empty_rows: np.ndarray, colour: QColor) -> MaskLayers:
+def mask_paint(allowed: np.ndarray, empty_rows: np.ndarray, colour: QColor) -> MaskPaint:
     masked = ~allowed
-    return MaskLayers(masked=masked, fill=fill_of(masked, colour), colour=QColor(colour),
+    return MaskPaint(masked=masked, fill=fill_of(masked, colour), colour=QColor(colour),
                       hatch=hatch_path(masked),
                       empty_rows=rows_path(np.nonzero(empty_rows)[0].tolist(), allowed.shape[1]))
 
 
 class MaskItem(QGraphicsItem):
-    """Paints the masked cells of a MaskLayers (fill, then hatch)."""
+    """Paints the masked cells of a MaskPaint (fill, then hatch)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._layers: MaskLayers | None = None
+        self._layers: MaskPaint | None = None
         self._n = 0
         self._hatch_pen = QPen(HATCH_COLOUR, 1)
         self._hatch_pen.setCosmetic(True)
 
-    def set_layers(self, layers: MaskLayers) -> None:
+    def set_layers(self, layers: MaskPaint) -> None:
         n = layers.masked.shape[0]
         if n != self._n:
             self.prepareGeometryChange()

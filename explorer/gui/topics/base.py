@@ -36,7 +36,7 @@ class TopicView(QWidget):
         self.result = None
         self._dirty = False
         self._presentation = False
-        self.runner = TopicRunner(self)
+        self.runner = TopicRunner()
         self.runner.finished.connect(self._on_computed)
         self.runner.failed.connect(self._on_failed)
         self.runner.busy_changed.connect(self._on_busy)

@@ -10,7 +10,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
 
 from ...core.config import split_sentence
-from ...core.topics import CrossConfig, CrossResult, cross_attention
+from ...app.topics import compute_cross
+from ...core.topics import CrossResult
+from ..plotting.colormaps import DEFAULT_COLORMAP
 from .base import TopicView
 from .widgets import MatrixPlot, mask_colormap
 
@@ -23,10 +25,6 @@ def encoder_request(text: str, pad_is_padding: bool) -> tuple[tuple[str, ...], f
     tokens = split_sentence(text)
     padding = frozenset(i for i, t in enumerate(tokens) if pad_is_padding and t == PAD)
     return tokens, padding
-
-
-def compute_cross(config, tokens, padding) -> CrossResult:
-    return cross_attention(CrossConfig(config, tokens, padding))
 
 
 class CrossView(TopicView):
@@ -55,8 +53,7 @@ class CrossView(TopicView):
         return (compute_cross, self.result.config, tokens, padding)
 
     def _colormap(self) -> str:
-        view = getattr(self.state, "view", None)
-        return view.colormap if view is not None else "viridis"
+        return self.state.view.colormap if self.state is not None else DEFAULT_COLORMAP
 
     def _layout(self, heads: int) -> None:
         shown = min(heads, MAX_HEADS)

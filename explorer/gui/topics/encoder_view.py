@@ -12,20 +12,17 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
-from ...core.topics import EncoderConfig, EncoderResult, encoder_block
+from ...app.topics import compute_encoder
+from ...core.topics import EncoderResult
 from ...core.topics.encoder import MAX_D_FF
 from ..plotting.fonts import ui_font
+from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
-from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, diverging_levels,
+from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style,
                       plot_pt, set_plot_title)
 
 BAR_COLOUR = "#1f5fbf"
 NORM_COLOURS = "viridis"
-
-
-def compute_encoder(config, norm_first: bool, activation: str, d_ff) -> EncoderResult:
-    return encoder_block(EncoderConfig(config, norm_first=norm_first, activation=activation,
-                                       d_ff=d_ff))
 
 
 class EncoderView(TopicView):
@@ -116,7 +113,7 @@ class EncoderView(TopicView):
         shown = {"x": ("x (input)", block.stage("x")), "h": (middle, block.stage(middle)),
                  "output": ("block output", block.output)}
         for key, (title, arr) in shown.items():
-            self.stage_plots[key].set_matrix(arr, diverging_levels(arr), DIVERGING,
+            self.stage_plots[key].set_matrix(arr, symmetric_levels(arr), DIVERGING,
                                              row_labels=tokens,
                                              title=f"{title} ({arr.shape[0]}, {arr.shape[1]})")
 

@@ -9,16 +9,13 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtWidgets import QLabel, QSpinBox
 
-from ...core.topics import mask_layers
+from ...app.topics import compute_masks
+from ..plotting.colormaps import DEFAULT_COLORMAP
 from .base import TopicView
 from .texts import NOTES, note
 from .widgets import MatrixPlot, mask_colormap
 
 MAX_EXPLAINED_ROWS = 4
-
-
-def compute_masks(result):
-    return result, mask_layers(result.config)
 
 
 class MasksView(TopicView):
@@ -40,8 +37,7 @@ class MasksView(TopicView):
         return (compute_masks, self.result)
 
     def _colormap(self) -> str:
-        view = getattr(self.state, "view", None)
-        return view.colormap if view is not None else "viridis"
+        return self.state.view.colormap if self.state is not None else DEFAULT_COLORMAP
 
     def draw(self, data) -> None:
         result, layers = data

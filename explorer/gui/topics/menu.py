@@ -80,18 +80,14 @@ class TopicsController(QObject):
         if self.window.tabs.indexOf(view) < 0:  # new, or its tab was closed
             self.window.add_view(TEXTS[key].tab, view, closable=True)
         self.window.tabs.setCurrentWidget(view)
-        if hasattr(self.window, "status_message"):
-            self.window.status_message(f"{TEXTS[key].title_ko} · {TEXTS[key].title_en}")
+        self.window.status_message(f"{TEXTS[key].title_ko} · {TEXTS[key].title_en}")
         return view
 
 
 def install_topics_menu(window) -> TopicsController:
-    """Fill window.topics_menu (or a new "Topics" menu) with one action per topic."""
-    menu = getattr(window, "topics_menu", None)
-    if menu is None:
-        menu = window.menuBar().addMenu("&Topics")
+    """Fill window.topics_menu with one action per topic."""
     controller = TopicsController(window)
-    controller.install(menu)
+    controller.install(window.topics_menu)
     app = QCoreApplication.instance()
     if app is not None:
         app.aboutToQuit.connect(shutdown_topic_pool)

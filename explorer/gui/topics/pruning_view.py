@@ -7,36 +7,22 @@ colour and pruned ones grey. Below: the full output, the pruned output and their
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QScrollArea, QWidget
 
-from ...core.topics import HeadImportance, PruneResult, head_importance, prune_heads
+from ...app.topics import PruningData, compute_pruning
 from ..plotting.fonts import css_pt, ui_font
+from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
 from .texts import note
-from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, diverging_levels, plot_pt,
+from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, plot_pt,
                       set_plot_title, text_pt)
 
 KEPT_COLOUR, PRUNED_COLOUR = "#1f5fbf", "#c8c8c8"
 BOXES_PER_ROW = 16
 MAX_LABELLED_HEADS = 32  # beyond this the bar charts get automatic ticks
-
-
-@dataclass(frozen=True)
-class PruningData:
-    result: object
-    importance: HeadImportance
-    pruned: PruneResult
-
-
-def compute_pruning(result, head_mask, importance=None) -> PruningData:
-    if importance is None:
-        importance = head_importance(result)
-    return PruningData(result, importance, prune_heads(result, head_mask))
 
 
 class PruningView(TopicView):
@@ -150,7 +136,7 @@ class PruningView(TopicView):
             plot.setXRange(-0.6, len(heads) - 0.4, padding=0)
         self.importance_plot.setYRange(0, float(imp.contribution_norm.max(initial=0)) * 1.1 or 1.0)
         self.entropy_plot.setYRange(0, float(imp.mean_entropy.max(initial=0)) * 1.1 or 1.0)
-        levels = diverging_levels(pruned.full_output, pruned.output)
+        levels = symmetric_levels(pruned.full_output, pruned.output)
         tokens = data.result.tokens
         kept = int(pruned.head_mask.sum())
         self.outputs["full"].set_matrix(pruned.full_output, levels, DIVERGING, row_labels=tokens,

@@ -13,8 +13,9 @@ from PySide6.QtWidgets import QLabel, QSpinBox
 
 from ...core.topics import qkv_breakdown
 from ..plotting.fonts import css_pt
+from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
-from .widgets import DIVERGING, FOREGROUND, MatrixPlot, diverging_levels, plot_pt
+from .widgets import DIVERGING, FOREGROUND, MatrixPlot, plot_pt
 
 
 def _shape(a) -> str:
@@ -60,9 +61,9 @@ class QKVView(TopicView):
         self.head_spin.setRange(0, breakdown.n_heads - 1)
         self.head_spin.blockSignals(False)
         tokens = breakdown.tokens
-        x_levels = diverging_levels(breakdown.x_in)
-        w_levels = diverging_levels(breakdown.w_q, breakdown.w_k, breakdown.w_v)
-        p_levels = diverging_levels(breakdown.q, breakdown.k, breakdown.v)
+        x_levels = symmetric_levels(breakdown.x_in)
+        w_levels = symmetric_levels(breakdown.w_q, breakdown.w_k, breakdown.w_v)
+        p_levels = symmetric_levels(breakdown.q, breakdown.k, breakdown.v)
         self.plots["X"].set_matrix(breakdown.x_in, x_levels, DIVERGING, row_labels=tokens,
                                    title=f"X {_shape(breakdown.x_in)}")
         for name, w in (("W_Q", breakdown.w_q), ("W_K", breakdown.w_k), ("W_V", breakdown.w_v)):
@@ -75,7 +76,7 @@ class QKVView(TopicView):
     def _on_head(self, _head: int) -> None:
         if self.breakdown is not None:
             b = self.breakdown
-            self._draw_head(diverging_levels(b.q, b.k, b.v))
+            self._draw_head(symmetric_levels(b.q, b.k, b.v))
 
     def _draw_head(self, levels) -> None:
         b = self.breakdown

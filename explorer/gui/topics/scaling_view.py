@@ -9,68 +9,25 @@ course's weights or unit-variance ones.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from ...core.topics import d_model_sweep, score_statistics
-from ...core.topics.scaling import ScoreStats, SweepResult
+from ...app.topics import SWEEP_SEEDS, ScalingData, compute_scaling  # noqa: F401 (SWEEP_SEEDS: tests)
+from ...core.topics.scaling import ScoreStats
 from ..plotting.fonts import css_pt, ui_font
 from .base import TopicView
 from .texts import NOTES
 from .widgets import FOREGROUND, plot_pt, set_plot_title, text_pt
 
-SWEEP_SEEDS = 4
-SWEEP_MAX_TOKENS = 128  # the sweep uses at most this many tokens (it is about d_model)
 SCALED_PEN = ("#1f5fbf", Qt.PenStyle.SolidLine)
 UNSCALED_PEN = ("#d0541c", Qt.PenStyle.DashLine)
 MEASURES = {"max_weight": "평균 최대 가중치 · mean max weight",
             "entropy": "평균 엔트로피 · mean entropy (nats)"}
 AXIS_LABELS = {"max_weight": "mean max weight", "entropy": "mean entropy (nats)"}
 TABLE_COLUMNS = ("head", "Var(q·k)", "Var(q·k/√d)", "max w̄", "H̄")
-_SWEEPS: dict[tuple, SweepResult] = {}  # finished sweeps by their inputs (touched on the worker)
-
-
-@dataclass(frozen=True)
-class ScalingData:
-    stats: ScoreStats                  # includes the pooled histogram of raw (and scaled) scores
-    sweep: SweepResult | None
-    d_model: int
-    scaled: bool
-
-
-def sweep_key(config, init: str) -> tuple:
-    n = min(config.n_tokens, SWEEP_MAX_TOKENS)
-    padding = frozenset(p for p in config.padding if p < n)
-    return (n, config.n_heads, config.seed, config.causal, padding, init, SWEEP_SEEDS)
-
-
-def compute_scaling(result, init: str, should_stop=None) -> ScalingData | None:
-    """Everything the view draws (worker thread). The sweep is reused when its inputs match."""
-    stats = score_statistics(result)
-    key = sweep_key(result.config, init)
-    sweep = _SWEEPS.get(key)
-    if sweep is None:
-        n, heads, seed, causal, padding, init, seeds = key
-        try:
-            sweep = d_model_sweep(n, heads, seed, n_seeds=seeds, init=init, causal=causal,
-                                  padding=padding, should_stop=should_stop)
-        except ValueError:  # no sweep width divisible by this head count: histograms only
-            sweep = None
-        else:
-            if sweep is None:
-                return None  # superseded
-            if len(_SWEEPS) > 16:
-                _SWEEPS.clear()
-            _SWEEPS[key] = sweep
-    return ScalingData(stats, sweep, result.config.d_model, result.config.scaled)
-
-
-compute_scaling.cancellable = True
 
 
 COMBO_MIN_WIDTH = 120  # px; the init combo's text alone is ~500 px at 10 pt, ~780 at 16 pt

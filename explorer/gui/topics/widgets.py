@@ -8,17 +8,19 @@ labels for small matrices. Signed matrices use a diverging map with symmetric le
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, QToolButton,
                                QVBoxLayout, QWidget)
 
-from ..plotting.colormaps import get_colormap
+from ..plotting.axes import free_title_width
+from ..plotting.colormaps import dark_text_on, resolve_colormap
 from ..plotting.fonts import css_pt, ui_font
+from ..plotting.heatmap_item import cosmetic_pen
+from ..plotting.matrix import matrix_image, matrix_view
+from ..plotting.token_ticks import tick_levels
 from .texts import TopicText
 
 FOREGROUND = "#222222"
@@ -42,40 +44,6 @@ def plot_pt(presentation: bool) -> float:
 def mask_colormap() -> pg.ColorMap:
     """Two colours for boolean masks: 0 (masked) dark grey, 1 (may attend) pale blue."""
     return pg.ColorMap([0.0, 0.5, 0.5001, 1.0], [MASKED_RGB, MASKED_RGB, OPEN_RGB, OPEN_RGB])
-
-
-def resolve_colormap(cmap) -> pg.ColorMap:
-    """A ColorMap from a ColorMap, an app colormap name, or a pyqtgraph map name (CET-…)."""
-    if isinstance(cmap, pg.ColorMap):
-        return cmap
-    try:
-        return get_colormap(cmap)
-    except KeyError:
-        return pg.colormap.get(cmap)
-
-
-def diverging_levels(*arrays: np.ndarray) -> tuple[float, float]:
-    """Symmetric (-a, a) covering every array (a > 0 even for all-zero input)."""
-    a = max((float(np.max(np.abs(x))) for x in arrays if np.size(x)), default=0.0)
-    a = a if a > 0 and math.isfinite(a) else 1.0
-    return -a, a
-
-
-def short_label(token: str, max_chars: int = MAX_TICK_LABEL_CHARS, literal: bool = False) -> str:
-    """A tick label: blanks shown as ␣ (tokens) unless `literal`, long ones cut with …"""
-    text = (str(token) if literal else str(token).replace(" ", "␣")) or "∅"
-    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
-
-
-def tick_levels(labels, max_chars: int = MAX_TICK_LABEL_CHARS,
-                literal: bool = False) -> list[list[tuple[float, str]]]:
-    """[major, minor]: every k-th label first (k keeps <= 8), the rest where they fit
-    (pyqtgraph draws a finer level only while its labels do not collide)."""
-    n = len(labels)
-    step = max(1, math.ceil(n / 8))
-    major = [(float(i), short_label(labels[i], max_chars, literal)) for i in range(0, n, step)]
-    minor = [(float(i), short_label(labels[i], max_chars, literal)) for i in range(n) if i % step]
-    return [major, minor]
 
 
 class _ParagraphScroll(QScrollArea):
@@ -177,19 +145,8 @@ class ExplanationBox(QFrame):
 def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:
     """Set a PlotItem title that never forces the layout wider than the window
     (pyqtgraph's LabelItem makes its text width the item's minimum width)."""
-    label = plot.titleLabel
-    if not getattr(label, "_width_freed", False):
-        label.updateMin = lambda: _update_min_without_width(label)  # resizeEvent calls it too
-        label._width_freed = True
+    free_title_width(plot)
     plot.setTitle(title, size=css_pt(pt), color=FOREGROUND)
-
-
-def _update_min_without_width(label: pg.LabelItem) -> None:
-    pg.LabelItem.updateMin(label)
-    _w, h = label._sizeHint[Qt.SizeHint.MinimumSize]
-    label._sizeHint[Qt.SizeHint.MinimumSize] = (0, h)
-    label.setMinimumWidth(0)
-    label.updateGeometry()
 
 
 def checkbox_style(presentation: bool) -> str:
@@ -198,30 +155,15 @@ def checkbox_style(presentation: bool) -> str:
     return f"QCheckBox::indicator {{ width: {px}px; height: {px}px; }}"
 
 
-def _cosmetic_pen(colour: str, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
-    pen = QPen(QColor(colour), width, style)
-    pen.setCosmetic(True)
-    return pen
-
-
 class MatrixPlot:
     """One heatmap in a GraphicsLayout (see the module docstring)."""
 
     def __init__(self, title: str = ""):
-        self.plot = pg.PlotItem()
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
+        self.plot = matrix_view(pg.PlotItem())
         vb = self.plot.getViewBox()
-        vb.setMouseEnabled(False, False)
-        vb.invertY(True)
-        vb.setDefaultPadding(0.0)
-        for name in ("left", "bottom"):  # cell axes: a 1 x n matrix made it 'query (x0.001)'
-            self.plot.getAxis(name).enableAutoSIPrefix(False)
-        self.image = pg.ImageItem(axisOrder="row-major")
-        self.overlay = pg.ImageItem(axisOrder="row-major")
+        self.image = matrix_image(self.plot)
+        self.overlay = matrix_image(self.plot)
         self.overlay.setZValue(2)
-        self.plot.addItem(self.image)
-        self.plot.addItem(self.overlay)
         self.band = QGraphicsPathItem()
         self.rows = QGraphicsPathItem()
         for z, item in enumerate((self.band, self.rows), start=5):
@@ -235,6 +177,7 @@ class MatrixPlot:
         self.band_cols: range | None = None
         self.masked: np.ndarray | None = None
         self.outlined_rows: tuple[int, ...] = ()
+        self._axis_labels: tuple[str, str] | None = None
         self.set_presentation(False)
 
     # -- data -------------------------------------------------------------------------------
@@ -324,13 +267,13 @@ class MatrixPlot:
             axis.setTextPen(pg.mkPen(FOREGROUND))
             axis.setStyle(tickFont=ui_font(pt), tickLength=-4, autoReduceTextSpace=True,
                           hideOverlappingLabels=True)
-        self.band.setPen(_cosmetic_pen(BAND_COLOUR, 4 if on else 2.5))
-        self.rows.setPen(_cosmetic_pen(EMPTY_ROW_COLOUR, 4 if on else 2.5, Qt.PenStyle.DashLine))
+        self.band.setPen(cosmetic_pen(BAND_COLOUR, 4 if on else 2.5))
+        self.rows.setPen(cosmetic_pen(EMPTY_ROW_COLOUR, 4 if on else 2.5, Qt.PenStyle.DashLine))
         for item in self._values:
             item.setFont(ui_font(pt, bold=True))
         self._fit_values()
         self.set_title(self._title)
-        if hasattr(self, "_axis_labels"):
+        if self._axis_labels is not None:
             self.set_axis_labels(*self._axis_labels)
 
     def _set_ticks(self, name: str, labels, literal: bool = False) -> None:
@@ -346,13 +289,12 @@ class MatrixPlot:
             return
         lo, hi = levels
         span = (hi - lo) or 1.0
-        rgba = colormap.map(np.clip((array.ravel() - lo) / span, 0, 1), mode="float")
-        luminance = rgba[:, :3] @ np.array([0.2126, 0.7152, 0.0722])
+        dark = dark_text_on(colormap, (array.ravel() - lo) / span)  # (cells,)
         font = ui_font(plot_pt(self._presentation), bold=True)
         for i, ((r, c), v) in enumerate(np.ndenumerate(array)):
             if cells is not None and not cells[r, c]:
                 continue
-            colour = "#000000" if luminance[i] > 0.45 else "#ffffff"
+            colour = "#000000" if dark[i] else "#ffffff"
             item = pg.TextItem(fmt.format(v), color=colour, anchor=(0.5, 0.5))
             item.setFont(font)
             item.setPos(c, r)

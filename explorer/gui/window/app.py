@@ -1,13 +1,13 @@
 """Start the window: ``run_app()`` is what ``attention-explorer`` and ``python -m explorer`` run.
 
 Start-up order keeps the first picture fast and torch-free: the numpy backend computes the first
-picture; after the window has painted it, the worker lists devices (which imports torch) and,
+picture; after the window has painted it, the compute runner lists devices (imports torch) and,
 if the saved settings chose a torch backend that exists, switches to it.
 
 Environment variables (tests, benchmarks, screenshots):
 
 ``ATTENTION_EXPLORER_SETTINGS_DIR``
-    folder of settings.json (see settings.py); ``run_app(settings_path=...)`` names a file instead.
+    folder of settings.json (see explorer/app/settings.py); ``run_app(settings_path=...)`` names a file instead.
 ``ATTENTION_EXPLORER_QUIT_AFTER_MS``
     close the window this many milliseconds after the first picture is painted (0 = at once).
 ``ATTENTION_EXPLORER_SCREENSHOT``

@@ -17,17 +17,18 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBo
 
 from ...core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
 from ...export import csv_export
-from ...export.files import Content, ExportError, Streamed
+from ...export.files import Content, Streamed
 from ...export.frame import FigureFrame
 from ...export.naming import FigureSpec, default_name, settings_title
 from ...export.render import render_png, render_svg, settle
+from ..heads.grid import COLORBAR_PX, MAX_GRID_HEADS, HeadsGrid
+from ..kv.panel import KVPanel
+from ..pe.panel import PEPanel
 
 HEAD_CELL = QSize(400, 400)       # logical size per head in the grid
-COLOUR_BAR_WIDTH = 90
 SINGLE_HEAD = QSize(640, 600)
 PE_SIZE = QSize(1100, 760)
 KV_SIZE = QSize(1300, 660)
-GRID_MAX_HEADS = 16               # HeadsGrid shows at most 16 heads (any other one by focus)
 
 
 @dataclass
@@ -57,10 +58,10 @@ def default_view_size(spec: FigureSpec, config: AttentionConfig) -> QSize:
     window's heads tab for 4–9 heads; the HeadsGrid picks its own columns inside it.
     """
     if spec.kind == "heads":
-        heads = min(config.n_heads, GRID_MAX_HEADS)
+        heads = min(config.n_heads, MAX_GRID_HEADS)
         cols = heads if heads <= 2 else math.ceil(math.sqrt(heads))
         rows = math.ceil(heads / cols)
-        return QSize(HEAD_CELL.width() * cols + COLOUR_BAR_WIDTH, HEAD_CELL.height() * rows)
+        return QSize(HEAD_CELL.width() * cols + COLORBAR_PX, HEAD_CELL.height() * rows)
     return {"head": SINGLE_HEAD, "pe": PE_SIZE, "kv": KV_SIZE}.get(spec.kind, PE_SIZE)
 
 
@@ -68,20 +69,16 @@ def build_view(spec: FigureSpec, result: AttentionResult, trace: KVTrace | None 
                look: ViewOptions | None = None) -> QWidget:
     """A fresh view of `spec` holding the given results (the GUI's own widget classes)."""
     look = look or ViewOptions()
-    try:
-        if spec.kind in ("heads", "head"):
-            return _heads_view(spec, result, look)
-        if spec.kind == "pe":
-            return _pe_view(result, look)
-        if spec.kind == "kv":
-            return _kv_view(spec, trace if trace is not None else run_kv_cache(result.config), look)
-    except ImportError as exc:  # a view not in this build
-        raise ExportError(f"cannot draw {spec}: {exc}") from None
+    if spec.kind in ("heads", "head"):
+        return _heads_view(spec, result, look)
+    if spec.kind == "pe":
+        return _pe_view(result, look)
+    if spec.kind == "kv":
+        return _kv_view(spec, trace if trace is not None else run_kv_cache(result.config), look)
     raise ValueError(f"no offscreen view for {spec}")
 
 
 def _heads_view(spec: FigureSpec, result: AttentionResult, look: ViewOptions) -> QWidget:
-    from ..heads.grid import HeadsGrid
     view = HeadsGrid()
     if look.colormap:
         view.set_colormap(look.colormap)
@@ -95,7 +92,6 @@ def _heads_view(spec: FigureSpec, result: AttentionResult, look: ViewOptions) ->
 
 
 def _pe_view(result: AttentionResult, look: ViewOptions) -> QWidget:
-    from ..pe.panel import PEPanel
     view = PEPanel()
     view.set_presentation(look.presentation)
     view.set_result(result)
@@ -107,13 +103,12 @@ def _pe_view(result: AttentionResult, look: ViewOptions) -> QWidget:
 
 
 def _kv_view(spec: FigureSpec, trace: KVTrace, look: ViewOptions) -> QWidget:
-    from ..kv.panel import KVPanel
     view = KVPanel()
     view.set_presentation(look.presentation)
     view.set_trace(trace)
     view.pause()
     if look.kv_head_choice is not None:
-        view.controls.head_combo.setCurrentIndex(look.kv_head_choice)
+        view.set_head_choice(look.kv_head_choice)
     view.set_step(spec.index)
     return view
 

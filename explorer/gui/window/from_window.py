@@ -27,11 +27,10 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
         return [("Whole window", WINDOW)]
     specs = [("Whole window", WINDOW), ("Heads grid", FigureSpec("heads"))]
     specs += [(f"Head {h}", FigureSpec("head", h)) for h in range(result.config.n_heads)]
-    if getattr(window, "pe_panel", None) is not None:
-        specs.append(("Positional-encoding panel", FigureSpec("pe")))
-    kv = getattr(window, "kv_panel", None)
-    if kv is not None and _kv_trace(window) is not None:
-        specs.append((f"KV cache at step {kv.step}", FigureSpec("kv", kv.step)))
+    specs.append(("Positional-encoding panel", FigureSpec("pe")))
+    if _kv_trace(window) is not None:
+        step = window.state.view.kv_step
+        specs.append((f"KV cache at step {step}", FigureSpec("kv", step)))
     return specs
 
 
@@ -43,26 +42,20 @@ def current_spec(window) -> FigureSpec:
     if page is window.heads_grid:
         head = window.focus_head()
         return FigureSpec("heads") if head is None else FigureSpec("head", head)
-    if page is getattr(window, "pe_panel", None):
+    if page is window.pe_panel:
         return FigureSpec("pe")
-    if page is getattr(window, "kv_panel", None) and _kv_trace(window) is not None:
-        return FigureSpec("kv", window.kv_panel.step)
+    if page is window.kv_panel and _kv_trace(window) is not None:
+        return FigureSpec("kv", window.state.view.kv_step)
     return WINDOW
 
 
 def view_options(window) -> ViewOptions:
     """The window's drawing options, for the offscreen copies."""
     view = window.state.view
-    look = ViewOptions(colormap=view.colormap, show_values=view.show_values,
-                       presentation=view.presentation)
-    pe = getattr(window, "pe_panel", None)
-    if pe is not None:
-        look.pe_positions = pe.positions_spin.value()
-        look.pe_dims = pe.dims
-    kv = getattr(window, "kv_panel", None)
-    if kv is not None:
-        look.kv_head_choice = kv.controls.head_combo.currentIndex()
-    return look
+    return ViewOptions(colormap=view.colormap, show_values=view.show_values,
+                       presentation=view.presentation, pe_positions=view.pe_positions,
+                       pe_dims=None if view.pe_dims is None else list(view.pe_dims),
+                       kv_head_choice=view.kv_head_choice)
 
 
 def live_view(window, spec: FigureSpec) -> QWidget:
@@ -94,8 +87,7 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
 
 def window_bytes(window: QWidget, options: ExportOptions) -> bytes:
     """The live window as PNG or SVG (background and title do not apply)."""
-    state = getattr(window, "state", None)
-    description = settings_title(state.config) if state is not None else ""
+    description = settings_title(window.state.config)
     if options.fmt == "png":
         return render_png(window, options.scale, options.width, description=description)
     if options.fmt == "svg":
@@ -105,8 +97,7 @@ def window_bytes(window: QWidget, options: ExportOptions) -> bytes:
 
 def _kv_trace(window):
     """The trace the KV panel shows (it may be newer than state.kv_trace)."""
-    kv = getattr(window, "kv_panel", None)
-    trace = getattr(kv, "trace", None) if kv is not None else None
+    trace = window.kv_panel.trace
     return trace if trace is not None else window.state.kv_trace
 
 

@@ -30,6 +30,7 @@ from ...app.settings import Settings
 from ..kv.panel import KVPanel
 from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
+from .bindings import bind_kv_panel, bind_pe_panel
 from .export_dialog import install_export_actions
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
 from ...app.state import SHOW_VALUES_MODES, AppState
@@ -48,7 +49,6 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         load_bundled_fonts()
         self.state = state
-        self._focus_head: int | None = None
         self._painted = False
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None
@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
 
     # ----- public --------------------------------------------------------------------------
     def add_view(self, title: str, widget: QWidget, closable: bool = False) -> None:
-        """A tab in the central area; gets set_presentation(on) calls if it has that method.
+        """A tab in the central area; every view has set_presentation(on), called on changes.
 
         A closable tab (the topics) has a close button; closing hides the view (it computes
         nothing while hidden) and adding the same widget again brings it back.
@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
             self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, None)
         if widget not in self._views:
             self._views.append(widget)
-        if hasattr(widget, "set_presentation") and self.state.view.presentation:
+        if self.state.view.presentation:
             widget.set_presentation(True)
 
     def _close_tab(self, index: int) -> None:
@@ -122,13 +122,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, ms)
 
     def focus_head(self) -> int | None:
-        return self._focus_head
+        return self.state.view.focus_head
 
     def set_focus_head(self, head: int | None) -> None:
         result = self.state.result
         if head is not None and (result is None or head >= result.config.n_heads):
             return
-        self._focus_head = head
+        self.state.view.focus_head = head
         self.heads_grid.set_focus_head(head)
         if head is not None:
             self.tabs.setCurrentWidget(self.heads_grid)
@@ -231,14 +231,15 @@ class MainWindow(QMainWindow):
         state.view.show_values_changed.connect(self.heads_grid.set_show_values)
         state.view.presentation_changed.connect(self._apply_presentation)
         self.heads_grid.head_clicked.connect(self._on_head_clicked)
-        if self.kv_panel is not None:
-            state.kv_trace_changed.connect(self.kv_panel.set_trace)
-            self.tabs.currentChanged.connect(self._on_tab_changed)
+        state.kv_trace_changed.connect(self.kv_panel.set_trace)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        bind_pe_panel(state.view, self.pe_panel)
+        bind_kv_panel(state.view, self.kv_panel)
 
     # ----- slots ---------------------------------------------------------------------------
     def _on_result(self, result: AttentionResult) -> None:
-        if self._focus_head is not None and self._focus_head >= result.config.n_heads:
-            self._focus_head = None
+        if self.focus_head() is not None and self.focus_head() >= result.config.n_heads:
+            self.state.view.focus_head = None
         self.heads_grid.set_result(result)
         self.info_strip.set_result(result)
         if self.pe_panel is not None:
@@ -250,7 +251,7 @@ class MainWindow(QMainWindow):
             self.first_paint.emit()
 
     def _on_head_clicked(self, head: int) -> None:
-        self.set_focus_head(None if head == self._focus_head else head)
+        self.set_focus_head(None if head == self.focus_head() else head)
 
     def _on_tab_changed(self, _index: int) -> None:
         showing_kv = self.tabs.currentWidget() is self.kv_panel
@@ -300,8 +301,7 @@ class MainWindow(QMainWindow):
             menu.setFont(font)
         self.statusBar().setFont(font)
         for view in self._views:
-            if hasattr(view, "set_presentation"):
-                view.set_presentation(on)
+            view.set_presentation(on)
         action = self.shortcut_actions["presentation"]
         if action.isChecked() != on:
             action.setChecked(on)
