@@ -112,7 +112,7 @@ def run_kv_cache(config: AttentionConfig, should_stop: StopCheck = None) -> KVTr
     """
     config = validate(config).replace(causal=True, backend="numpy", device="cpu")
     weights, _, x_in = model_input(config, should_stop)
-    full = forward(config, should_stop)
+    full = forward(config, should_stop)  # (not reused from the view: it may be acausal or torch)
     n, h, d = config.n_tokens, config.n_heads, config.d_model
     cache = KVCache(h, n, config.d_head, dtype=config.dtype)
     key_allowed = np.array([i not in config.padding for i in range(n)])  # (n,)
