@@ -17,6 +17,13 @@ subprocess with the quit-after and debug variables, settings in a temporary fold
     python benchmarks/latency.py            # a table
     python benchmarks/latency.py --json     # one JSON object: case -> median ms
     python benchmarks/latency.py --quick    # fewer repetitions
+    python benchmarks/latency.py --kv       # only the KV-tab case below (minutes at full size)
+
+kv (1024 x 2048 x 16, `--kv`; `--kv-size N D H` for another size): with the KV tab open,
+"kv_seed_change" is the time from a seed change to the KV panel showing that seed's trace (one
+event-loop pass after set_trace), and "kv_second_change" the same for a seed change made
+KV_SECOND_AFTER_S after the previous one, whose work (forward pass, then trace, ~15 s at that
+size) is still running: it must give way to the new one.
 
 Other processes on the machine skew the numbers: the load average is printed with the table.
 """
@@ -152,6 +159,39 @@ def measure_drag(app, n: int = 512, d: int = 512, h: int = 16, moves: int = 60,
             "drag_computes": shown, "drag_moves": moves}
 
 
+KV_CASE = (1024, 2048, 16)
+KV_SECOND_AFTER_S = 8.0
+
+
+def measure_kv_seed_change(app, n: int, d: int, h: int, repeats: int = 1) -> dict:
+    """ms from a seed change to its trace in the KV panel, alone and while a trace runs."""
+    import threading
+    state, window = open_window(app, n, d, h)
+    window.tabs.setCurrentWidget(window.kv_panel)
+    panel = window.kv_panel
+    wait_for(app, lambda: panel.trace is not None, timeout_s=600)
+    spin = window.controls.seed.spin
+
+    def change_and_wait(first_change_s: float | None) -> float:
+        if first_change_s is not None:  # a change whose work still runs when the next one comes
+            spin.setValue(spin.value() + 1)
+            moved = threading.Event()
+            threading.Timer(first_change_s, moved.set).start()
+            wait_for(app, moved.is_set, timeout_s=600)
+        target = spin.value() + 1
+        start = time.perf_counter()
+        spin.setValue(target)
+        wait_for(app, lambda: panel.trace is not None and panel.trace.config.seed == target,
+                 timeout_s=900)
+        app.processEvents()  # the paint the new trace asked for
+        return (time.perf_counter() - start) * 1e3
+
+    single = [change_and_wait(None) for _ in range(repeats)]
+    second = [change_and_wait(KV_SECOND_AFTER_S) for _ in range(repeats)]
+    close_window(app, state, window)
+    return {"kv_seed_change": statistics.median(single), "kv_second_change": statistics.median(second)}
+
+
 def measure_startup(repeats: int) -> list[float]:
     """ms from launching the app to its 'first paint' line."""
     times = []
@@ -179,8 +219,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--only", nargs="*", metavar="CASE",
                         help="run only these cases, e.g. 32x256x8 startup drag")
+    parser.add_argument("--kv", action="store_true", help="run only the KV-tab case (minutes)")
+    parser.add_argument("--kv-size", nargs=3, type=int, metavar=("N", "D", "H"), default=KV_CASE)
     args = parser.parse_args(argv)
     wanted = set(args.only) if args.only else None
+    if args.kv:
+        return run_kv_case(args)
     from PySide6.QtWidgets import QApplication
     app = QApplication.instance() or QApplication([])
     from explorer.gui.plotting.fonts import load_bundled_fonts
@@ -214,6 +258,23 @@ def main(argv: list[str] | None = None) -> int:
               f"{'' if target is None else f'≤ {target}':>8}")
     if drag is not None:
         print(f"drag: {drag['drag_moves']} moves -> {drag['drag_computes']} computes")
+    return 0
+
+
+def run_kv_case(args) -> int:
+    """`--kv`: the KV-tab case alone (kept apart from the other cases: it takes minutes)."""
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance() or QApplication([])
+    from explorer.gui.plotting.fonts import load_bundled_fonts
+    load_bundled_fonts()
+    n, d, h = args.kv_size
+    result = measure_kv_seed_change(app, n, d, h)
+    if args.json:
+        print(json.dumps({k: round(v, 1) for k, v in result.items()}))
+        return 0
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; KV tab open at {case_name(n, d, h)}")
+    for name, value in result.items():
+        print(f"{name:>18} {value:10.0f} ms")
     return 0
 
 

@@ -11,6 +11,14 @@ before the main thread looked is dropped (never painted: the channel keeps super
 until a newer one has finished), and the state drops any outcome older than what it already shows
 (see ``AppState``). Errors come back as outcomes too: the thread never dies on an exception.
 
+Cancelling: a request's job polls its token. The KV-cache trace (close to a minute at 1024 tokens
+× d_model 2048) stops as soon as a newer request exists (``core.Cancelled``) and delivers nothing.
+A forward pass gives way only once it has run FORWARD_GRACE_S: a short one still finishes, so the
+picture keeps moving during a drag, and a seconds-long one lets the newer request start within
+about half a second. With the KV tab open the state asks for the picture first and then for the
+trace, reusing that result (``submit(config, with_kv=True, result=...)``), so a seed change shows
+its heads as soon as the forward pass is done.
+
 Device listing (``core.list_devices``, which imports torch) runs on the same thread at a lower
 priority, after any pending compute, so the first picture never waits for torch.
 
@@ -36,13 +44,16 @@ from __future__ import annotations
 
 import ctypes
 import glob
+import inspect
 import os
 import sys
+import time
 import traceback
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core import AttentionConfig, AttentionResult, KVTrace, forward, list_devices, run_kv_cache
+from ..core import (AttentionConfig, AttentionResult, Cancelled, KVTrace, forward, list_devices,
+                    run_kv_cache)
 from .observable import Event
 from .runner import CancelToken, Runner, describe_error
 
@@ -66,6 +77,20 @@ class Outcome:
 
 
 BLAS_THREADS_ENV = "ATTENTION_EXPLORER_BLAS_THREADS"
+FORWARD_GRACE_S = 0.5  # a superseded forward pass stops once it has run this long
+
+
+def after_grace(should_stop: Callable[[], bool], grace_s: float) -> Callable[[], bool]:
+    """A stop check that turns true only once `should_stop` does and `grace_s` have passed."""
+    start = time.perf_counter()
+    return lambda: time.perf_counter() - start >= grace_s and should_stop()
+
+
+def _takes_should_stop(fn: Callable) -> bool:
+    try:
+        return "should_stop" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def worker_blas_threads() -> int | None:
@@ -119,16 +144,25 @@ class ComputeWorker:
         self.finished = Event()          # Outcome (the newest one not overtaken)
         self.devices_listed = Event()    # list[DeviceInfo]
         self._runner = Runner("attention-compute", setup=self._cap_blas, around_job=self._cap_torch)
-        self._computes = self._runner.channel(lambda _g, outcome, _e: self.finished.emit(outcome),
-                                              priority=1, keep_superseded=True)
+        self._computes = self._runner.channel(self._deliver, priority=1, keep_superseded=True)
+        self._stoppable = (_takes_should_stop(compute), _takes_should_stop(kv_compute))
         self._listing = self._runner.channel(lambda _g, found, _e: self.devices_listed.emit(found))
         self._torch_threads_set = False  # runner thread only
         self.computes = 0  # how many requests actually ran (tests, benchmarks)
 
     # ----- main thread ---------------------------------------------------------------------
-    def submit(self, config: AttentionConfig, with_kv: bool = False) -> int:
-        """Queue `config` (replacing any request not yet started); returns its generation."""
-        return self._computes.submit(self._run_request, config, with_kv, cancellable=True)
+    def submit(self, config: AttentionConfig, with_kv: bool = False,
+               result: AttentionResult | None = None) -> int:
+        """Queue `config` (replacing any request not yet started); returns its generation.
+
+        With `result` (the forward pass of `config`, already shown) only the KV trace runs,
+        reusing it; the outcome carries both. A cancelled job delivers nothing.
+        """
+        return self._computes.submit(self._run_request, config, with_kv, result, cancellable=True)
+
+    def _deliver(self, _generation: int, outcome: Outcome | None, _error) -> None:
+        if outcome is not None:  # None: cancelled, a newer request is on its way
+            self.finished.emit(outcome)
 
     def request_devices(self) -> None:
         """List devices (imports torch) after any pending compute; emits ``devices_listed``."""
@@ -174,12 +208,20 @@ class ComputeWorker:
         if threads is not None and not self._torch_threads_set:
             self._torch_threads_set = limit_torch_threads(threads)
 
-    def _run_request(self, config: AttentionConfig, with_kv: bool, should_stop: CancelToken) -> Outcome:
+    def _run_request(self, config: AttentionConfig, with_kv: bool, result: AttentionResult | None,
+                     should_stop: CancelToken) -> Outcome | None:
         self.computes += 1
         generation = should_stop.generation
+        forward_stop, kv_stop = self._stoppable
         try:
-            result = self._compute(config)
-            trace = self._kv_compute(config) if with_kv else None
+            if result is None:
+                stop = {"should_stop": after_grace(should_stop, FORWARD_GRACE_S)} if forward_stop else {}
+                result = self._compute(config, **stop)
+            trace = None
+            if with_kv:
+                trace = self._kv_compute(config, **({"should_stop": should_stop} if kv_stop else {}))
+        except Cancelled:
+            return None
         except Exception as exc:  # noqa: BLE001 - any backend failure becomes a message
             return Outcome(generation, config, error=describe_error(exc))
         return Outcome(generation, config, result=result, trace=trace)

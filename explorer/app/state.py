@@ -188,7 +188,13 @@ class AppState(Observable):
 
     # ----- worker --------------------------------------------------------------------------
     def _submit(self) -> None:
-        self._worker.submit(self._config, with_kv=self._kv_enabled)
+        """The picture first; the KV trace (seconds to a minute at large sizes) follows as a
+        request of its own once the picture is shown (see _on_outcome), and a newer change
+        cancels it."""
+        if self._kv_enabled and self._result is not None and self._result.config == self._config:
+            self._worker.submit(self._config, with_kv=True, result=self._result)
+        else:
+            self._worker.submit(self._config)
 
     def _on_outcome(self, outcome: Outcome) -> None:
         if outcome.generation <= self._shown_generation:
@@ -197,11 +203,15 @@ class AppState(Observable):
             self._on_failure(outcome)
             return
         self._shown_generation = outcome.generation
-        self._result = outcome.result
-        self.result_changed.emit(outcome.result)
+        if outcome.result is not self._result:  # a trace for the result shown: no repaint
+            self._result = outcome.result
+            self.result_changed.emit(outcome.result)
         if outcome.trace is not None:
             self._trace = outcome.trace
             self.kv_trace_changed.emit(outcome.trace)
+        elif self._kv_enabled and outcome.config == self._config and not (
+                self._trace is not None and _same_computation(self._trace.config, self._config)):
+            self._worker.submit(self._config, with_kv=True, result=outcome.result)
 
     def _on_failure(self, outcome: Outcome) -> None:
         failed = outcome.config

@@ -4,6 +4,7 @@ Nothing here imports Qt, and torch is imported only when a torch backend is used
 """
 
 from .attention import AttentionResult, forward, model_input
+from .cancel import Cancelled
 from .backends import DeviceInfo, DeviceUnavailableError, list_devices
 from .config import (MAX_D_MODEL, MAX_TOKENS, SEED_MAX, AttentionConfig, ConfigError,
                      split_sentence, validate)
@@ -13,7 +14,7 @@ from .presets import PRESETS, Preset, get_preset
 from .stats import HeadStats
 
 __all__ = [
-    "AttentionConfig", "AttentionResult", "ConfigError", "DeviceInfo", "DeviceUnavailableError",
+    "AttentionConfig", "AttentionResult", "Cancelled", "ConfigError", "DeviceInfo", "DeviceUnavailableError",
     "HeadStats", "KVCache", "KVStep", "KVTrace", "MAX_D_MODEL", "MAX_TOKENS", "PRESETS", "Preset",
     "SEED_MAX", "forward", "get_preset", "list_devices", "model_input", "offset_map",
     "run_kv_cache", "similarity", "sinusoidal_table", "split_sentence", "validate",

@@ -4,6 +4,10 @@ Step t (0-based) takes token t, projects q_t, k_t, v_t, appends k_t and v_t to t
 cache and attends q_t over the t + 1 cached keys. Its output row must equal row t of
 the full causal forward pass; each step records the max |difference| as evidence.
 Runs in numpy in the config's dtype.
+
+At 1024 tokens × d_model 2048 a trace takes close to a minute; `run_kv_cache` polls its
+`should_stop` between steps (and inside the full causal pass) and raises
+`core.cancel.Cancelled` once it turns true, so a newer request need not wait for it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import numpy as np
 
 from . import flops
 from .attention import AttentionResult, forward, model_input, read_only
+from .cancel import StopCheck, check
 from .config import AttentionConfig, validate
 from .masks import masked_softmax
 
@@ -118,16 +123,21 @@ def decode_step(cache: KVCache, x_t, weights, n_heads: int, key_allowed, scaled:
     return q_t, attn, head_out.reshape(d) @ weights.w_o  # (d,)
 
 
-def run_kv_cache(config: AttentionConfig) -> KVTrace:
-    """Step through the whole sentence as a causal decoder (numpy, the config's dtype)."""
+def run_kv_cache(config: AttentionConfig, should_stop: StopCheck = None) -> KVTrace:
+    """Step through the whole sentence as a causal decoder (numpy, the config's dtype).
+
+    `should_stop` (optional) is polled before each step and within the full causal pass;
+    once it returns true, `Cancelled` is raised and nothing is returned.
+    """
     config = validate(config).replace(causal=True, backend="numpy", device="cpu")
-    weights, _, x_in = model_input(config)
-    full = forward(config)
+    weights, _, x_in = model_input(config, should_stop)
+    full = forward(config, should_stop)  # (not reused from the view: it may be acausal or torch)
     n, h, d = config.n_tokens, config.n_heads, config.d_model
     cache = KVCache(h, n, config.d_head, dtype=config.dtype)
     key_allowed = np.array([i not in config.padding for i in range(n)])  # (n,)
     steps, cum_c, cum_r = [], 0, 0
     for t in range(n):
+        check(should_stop, "KV-cache trace")
         q_t, attn, out = decode_step(cache, x_in[t], weights, h, key_allowed[:t + 1], config.scaled)
         f_c, f_r = flops.kv_step_flops(t, d), flops.kv_recompute_flops(t, d)
         cum_c, cum_r = cum_c + f_c, cum_r + f_r

@@ -5,6 +5,9 @@ then moved into place, so a reader never sees half a PNG and a failure (disk ful
 permission denied) leaves nothing behind. A batch (`write_files`) is all or nothing as
 far as the file system allows: every file is staged before the first one is committed.
 
+A file's content is bytes or an iterable of byte pieces (`Streamed`): pieces are written
+as they are produced, so a 700 MB CSV never exists whole in memory.
+
 Existing files are never overwritten silently: `on_exists` is "error" (refuse, naming the
 file), "suffix" (write `name_2.png`, `name_3.png`, ...) or "overwrite".
 """
@@ -16,10 +19,30 @@ import os
 import tempfile
 import unicodedata
 from pathlib import Path
+from typing import Callable, Iterable, Iterator, Union
 
 ON_EXISTS = ("error", "suffix", "overwrite")
 _MAX_NAME_BYTES = 255
 _BAD_NAME_CHARS = set('/\\\0') | ({'<', '>', ':', '"', '|', '?', '*'} if os.name == "nt" else set())
+
+
+class Streamed:
+    """File content made piece by piece when it is written (each iteration starts afresh).
+
+    `make` returns an iterable of bytes; `bytes(streamed)` joins it (tests, small files).
+    """
+
+    def __init__(self, make: Callable[[], Iterable[bytes]]):
+        self._make = make
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._make())
+
+    def __bytes__(self) -> bytes:
+        return b"".join(self)
+
+
+Content = Union[bytes, Streamed]
 
 
 class ExportError(Exception):
@@ -126,13 +149,13 @@ def unique_path(folder: Path, name: str, taken: set[Path] = frozenset()) -> Path
     return candidate
 
 
-def write_file(path: str | os.PathLike, data: bytes, on_exists: str = "error") -> Path:
+def write_file(path: str | os.PathLike, data: Content, on_exists: str = "error") -> Path:
     """Write one file safely; returns the path actually written (see `write_files`)."""
     path = Path(path)
     return write_files(path.parent, [(path.name, data)], on_exists)[0]
 
 
-def write_files(folder: str | os.PathLike, items: list[tuple[str, bytes]],
+def write_files(folder: str | os.PathLike, items: list[tuple[str, Content]],
                 on_exists: str = "error") -> list[Path]:
     """Write every (name, data) into `folder`; return the paths written, in order.
 
@@ -170,12 +193,14 @@ def _targets(folder: Path, names: list[str], on_exists: str) -> list[Path]:
     return targets
 
 
-def _stage(folder: Path, name: str, data: bytes) -> str:
-    """Write `data` to a new temporary file next to the target; return its path."""
+def _stage(folder: Path, name: str, data: Content) -> str:
+    """Write `data` (bytes or streamed pieces) to a new temporary file next to the target;
+    return its path. An error while the pieces are made removes the file too."""
     fd, tmp = tempfile.mkstemp(prefix=f".{name[:40]}.", suffix=".part", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for piece in ((data,) if isinstance(data, (bytes, bytearray, memoryview)) else data):
+                handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
     except BaseException:

@@ -5,6 +5,14 @@ scale, so text and lines are drawn at the target resolution (crisp at 4×), not
 upscaled. pyqtgraph's GraphicsView overrides `render` with the scene's signature, so
 the base-class method is called explicitly. SVG uses QSvgGenerator, which writes text as
 <text> elements (the token labels stay searchable and editable in the file).
+
+Large PNGs are drawn in bands: a 16384-pixel-wide export is up to 16384 × 16384 pixels, 1 GiB
+as one RGB32 QImage and three times that while encoding. Above ONE_SHOT_PIXELS, `render_png`
+draws horizontal bands of about BAND_PIXELS into one small image and hands each to a
+`PngStream`, so the image never exists whole. Banded pixels equal the one-shot ones except
+along the edges of scaled images (heatmaps, the colour bar): Qt's raster engine scales a
+clipped image with a slightly different rounding, which can move a cell edge by one device
+pixel or a gradient by a few levels (under 0.1 % of the pixels; tests/export).
 """
 
 from __future__ import annotations
@@ -18,10 +26,15 @@ from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QWidget
 
-from .png import encode_png
+import numpy as np
+
+from .png import PngStream, encode_png, image_rgb
 from .svg_tidy import tidy_svg
 
-MAX_PIXELS = 16384  # per side: QImage and PNG viewers cope, memory stays < 1 GiB
+MAX_PIXELS = 16384  # per side: QImage and PNG viewers cope
+ONE_SHOT_PIXELS = 32 << 20  # up to this many pixels (~330 MB while encoding), one QImage:
+# the course preset's figures stay one-shot (unchanged pixels) up to 8×
+BAND_PIXELS = 4 << 20       # pixels a band: 16 MB of RGB32
 SCREEN_DPI = 96
 _RENDER_FLAGS = QWidget.RenderFlag.DrawWindowBackground | QWidget.RenderFlag.DrawChildren
 
@@ -95,12 +108,51 @@ def render_image(widget: QWidget, scale: float | None = None, width: int | None 
     image = QImage(pixels, QImage.Format.Format_RGB32)  # opaque: slides need no alpha
     image.setDevicePixelRatio(ratio)
     image.fill(background or widget.palette().window().color())
-    dots_per_metre = round(SCREEN_DPI * ratio / 0.0254)  # placed on a slide at the on-screen size
+    dots_per_metre = _dots_per_metre(ratio)
     image.setDotsPerMeterX(dots_per_metre)
     image.setDotsPerMeterY(dots_per_metre)
     QWidget.render(widget, image, QPoint(), QRegion(), _RENDER_FLAGS)
     image.setDevicePixelRatio(1.0)  # a plain pixel image from here on (saving, comparing)
     return image
+
+
+def render_png(widget: QWidget, scale: float | None = None, width: int | None = None,
+               background: QColor | None = None, description: str = "") -> bytes:
+    """The widget as PNG bytes (see `render_image`), drawn in bands when it is large."""
+    pixels, ratio = output_size(widget.size(), scale, width)
+    if pixels.width() * pixels.height() <= ONE_SHOT_PIXELS:
+        return png_bytes(render_image(widget, scale, width, background), description)
+    dpm = _dots_per_metre(ratio)
+    stream = PngStream(pixels.width(), pixels.height(), (dpm, dpm),
+                       {"Description": description} if description else None)
+    for _, rgb in render_bands(widget, scale, width, background):
+        stream.add_rows(rgb)
+    return stream.finish()
+
+
+def render_bands(widget: QWidget, scale: float | None = None, width: int | None = None,
+                 background: QColor | None = None, band_pixels: int | None = None):
+    """Yield (first row, (rows, w, 3) uint8) for the image `render_image` would draw, band by
+    band (a band is a whole number of device rows; the painter is shifted by that many)."""
+    pixels, ratio = output_size(widget.size(), scale, width)
+    w, h = pixels.width(), pixels.height()
+    band_rows = max(1, (band_pixels or BAND_PIXELS) // w)
+    band = QImage(w, min(band_rows, h), QImage.Format.Format_RGB32)
+    fill = background or widget.palette().window().color()
+    for top in range(0, h, band_rows):
+        rows = min(band_rows, h - top)
+        band.setDevicePixelRatio(ratio)
+        band.fill(fill)
+        painter = QPainter(band)
+        painter.translate(0, -top / ratio)  # logical units: exactly `top` device rows
+        QWidget.render(widget, painter, QPoint(), QRegion(), _RENDER_FLAGS)
+        painter.end()
+        band.setDevicePixelRatio(1.0)
+        yield top, image_rgb(band)[:rows]
+
+
+def _dots_per_metre(ratio: float) -> int:
+    return round(SCREEN_DPI * ratio / 0.0254)  # placed on a slide at the on-screen size
 
 
 def png_bytes(image: QImage, description: str = "") -> bytes:

@@ -62,3 +62,49 @@ def test_fast_writer_matches_csv_module_with_awkward_tokens():
     assert weights_csv(result) == out.getvalue()
     rows = read(weights_csv(result))
     assert rows[0]["query"] == "a,b" and rows[4]["query"] == 'say "hi"'
+
+
+def _csv_module_text(columns, rows) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([repr(v) if isinstance(v, float) else v for v in row] for row in rows)
+    return out.getvalue()
+
+
+def test_pieces_join_to_the_csv_module_text(monkeypatch):
+    """Small pieces (7 rows) so every table comes in many of them, cut mid-head and mid-step."""
+    from explorer.export import csv_export
+    monkeypatch.setattr(csv_export, "ROWS_PER_CHUNK", 7)
+    config = LAB3.replace(tokens=("a,b", 'say "hi"', "나는", "line\nbreak", "x"), d_model=8,
+                          n_heads=2, causal=True, positional=True, dtype="float32")
+    result, trace = forward(config), run_kv_cache(config)
+    weights = list(csv_export.weights_chunks(result))
+    assert len(weights) > 5
+    assert "".join(weights) == _csv_module_text(
+        WEIGHT_COLUMNS, ((h, i, q, j, k, w) for h, i, q, j, k, w in weights_rows(result)))
+    assert "".join(csv_export.weights_chunks(result, [1])) == _csv_module_text(
+        WEIGHT_COLUMNS, (r for r in weights_rows(result) if r[0] == 1))
+    kv_rows = [(s.step, h, s.step, s.token, j, config.tokens[j], float(s.weights[h, j]))
+               for s in trace.steps for h in range(config.n_heads) for j in range(s.cached)]
+    kv = list(csv_export.kv_chunks(trace))
+    assert len(kv) > 3 and "".join(kv) == _csv_module_text(csv_export.KV_COLUMNS, kv_rows)
+    pe_rows = [(i, t, k, float(result.pe[i, k])) for i, t in enumerate(config.tokens)
+               for k in range(config.d_model)]
+    assert "".join(csv_export.pe_chunks(result)) == _csv_module_text(csv_export.PE_COLUMNS, pe_rows)
+
+
+def test_a_streamed_csv_file_equals_the_text(tmp_path, monkeypatch):
+    from explorer.export import csv_export
+    from explorer.export.files import Streamed, write_file
+    monkeypatch.setattr(csv_export, "ROWS_PER_CHUNK", 5)
+    result = forward(LAB3)
+    made = []
+
+    def pieces():
+        for piece in csv_export.csv_bytes(csv_export.weights_chunks(result)):
+            made.append(len(piece))
+            yield piece
+    path = write_file(tmp_path / "w.csv", Streamed(pieces))
+    assert len(made) > 3  # really written piece by piece
+    assert path.read_text(encoding="utf-8") == weights_csv(result)

@@ -119,7 +119,7 @@ def test_view_options_are_applied(figure):
 def test_export_items_names_and_csv():
     items = export_items(LAB3, parse_what("heads", LAB3), ExportOptions(fmt="csv"))
     assert items[0][0] == "heads_d8_h2_seed1.csv"
-    assert items[0][1].decode().count("\n") == 1 + 2 * 4 * 4
+    assert bytes(items[0][1]).decode().count("\n") == 1 + 2 * 4 * 4
 
 
 def test_default_sizes_grow_with_heads():

@@ -176,3 +176,18 @@ def test_an_interrupt_while_committing_leaves_nothing_behind(tmp_path, monkeypat
     with pytest.raises(KeyboardInterrupt):
         write_files(tmp_path, [("a.png", b"1"), ("b.png", b"2")])
     assert listing(tmp_path) == []
+
+
+def test_streamed_content_is_written_piece_by_piece(tmp_path):
+    paths = write_files(tmp_path, [("a.csv", files.Streamed(lambda: (b"x,y\n", b"1,2\n", b"3,4\n")))])
+    assert paths[0].read_bytes() == b"x,y\n1,2\n3,4\n"
+    assert listing(tmp_path) == ["a.csv"]
+
+
+def test_a_stream_that_fails_midway_leaves_nothing_behind(tmp_path):
+    def pieces():
+        yield b"head\n"
+        raise ValueError("the figure went away")
+    with pytest.raises(ValueError, match="went away"):
+        write_files(tmp_path, [("a.png", b"first"), ("b.csv", files.Streamed(pieces))])
+    assert listing(tmp_path) == []

@@ -17,9 +17,10 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBo
 
 from ...core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
 from ...export import csv_export
+from ...export.files import Content, Streamed
 from ...export.frame import FigureFrame
 from ...export.naming import FigureSpec, default_name, settings_title
-from ...export.render import png_bytes, render_image, render_svg, settle
+from ...export.render import render_png, render_svg, settle
 from ..heads.grid import COLORBAR_PX, MAX_GRID_HEADS, HeadsGrid
 from ..kv.panel import KVPanel
 from ..pe.panel import PEPanel
@@ -161,8 +162,7 @@ def figure_bytes(frame: FigureFrame, options: ExportOptions) -> bytes:
     """The figure encoded as PNG or SVG."""
     description = frame.description
     if options.fmt == "png":
-        image = render_image(frame, options.scale, options.width, frame.colours.background)
-        return png_bytes(image, description)
+        return render_png(frame, options.scale, options.width, frame.colours.background, description)
     if options.fmt == "svg":
         return render_svg(frame, "Attention Explorer", description, frame.colours.background)
     raise ValueError(f"figure_bytes cannot write {options.fmt!r}")
@@ -170,23 +170,29 @@ def figure_bytes(frame: FigureFrame, options: ExportOptions) -> bytes:
 
 def csv_text(spec: FigureSpec, result: AttentionResult, trace: KVTrace | None = None) -> str:
     """The numbers behind a figure as tidy CSV (Qt-free)."""
+    return "".join(csv_pieces(spec, result, trace))
+
+
+def csv_pieces(spec: FigureSpec, result: AttentionResult, trace: KVTrace | None = None):
+    """`csv_text` as str pieces (for a streamed file: never the whole text at once)."""
     if spec.kind == "heads":
-        return csv_export.weights_csv(result)
+        return csv_export.weights_chunks(result)
     if spec.kind == "head":
-        return csv_export.weights_csv(result, [spec.index])
+        return csv_export.weights_chunks(result, [spec.index])
     if spec.kind == "pe":
-        return csv_export.pe_csv(result)
+        return csv_export.pe_chunks(result)
     if spec.kind == "kv":
-        return csv_export.kv_csv(trace if trace is not None else run_kv_cache(result.config), spec.index)
+        return csv_export.kv_chunks(trace if trace is not None else run_kv_cache(result.config), spec.index)
     raise ValueError(f"no CSV for {spec}")
 
 
 def export_items(config: AttentionConfig, specs: list[FigureSpec], options: ExportOptions,
                  result: AttentionResult | None = None, trace: KVTrace | None = None,
-                 look: ViewOptions | None = None, size: QSize | None = None) -> list[tuple[str, bytes]]:
+                 look: ViewOptions | None = None, size: QSize | None = None) -> list[tuple[str, Content]]:
     """(default file name, file content) for every spec, computed and rendered synchronously.
 
-    Nothing is written here: the caller hands the list to `files.write_files`.
+    Nothing is written here: the caller hands the list to `files.write_files`. A CSV is
+    `Streamed`: its text is made while it is written (`bytes(content)` gives it whole).
     """
     result = result if result is not None else forward(config)
     if trace is None and any(s.kind == "kv" for s in specs):
@@ -195,7 +201,7 @@ def export_items(config: AttentionConfig, specs: list[FigureSpec], options: Expo
     for spec in specs:
         name = default_name(spec, config, options.fmt)
         if options.fmt == "csv":
-            items.append((name, csv_text(spec, result, trace).encode("utf-8")))
+            items.append((name, _streamed_csv(spec, result, trace)))
             continue
         frame = build_figure(spec, result, trace, background=options.background, title=options.title,
                              size=size, look=look)
@@ -204,6 +210,12 @@ def export_items(config: AttentionConfig, specs: list[FigureSpec], options: Expo
         finally:
             discard(frame)
     return items
+
+
+def _streamed_csv(spec: FigureSpec, result: AttentionResult, trace: KVTrace | None) -> Streamed:
+    if spec.kind not in ("heads", "head", "pe", "kv"):
+        raise ValueError(f"no CSV for {spec}")
+    return Streamed(lambda: csv_export.csv_bytes(csv_pieces(spec, result, trace)))
 
 
 def discard(frame: QWidget) -> None:

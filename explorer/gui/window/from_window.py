@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QWidget
 from .figures import ExportOptions, ViewOptions, discard, export_items
 from ...export.files import ExportError
 from ...export.naming import FigureSpec, default_name, settings_title
-from ...export.render import png_bytes, render_image, render_svg
+from ...export.render import render_png, render_svg
 
 WINDOW = FigureSpec("window")
 
@@ -89,7 +89,7 @@ def window_bytes(window: QWidget, options: ExportOptions) -> bytes:
     """The live window as PNG or SVG (background and title do not apply)."""
     description = settings_title(window.state.config)
     if options.fmt == "png":
-        return png_bytes(render_image(window, options.scale, options.width), description)
+        return render_png(window, options.scale, options.width, description=description)
     if options.fmt == "svg":
         return render_svg(window, "Attention Explorer", description)
     raise ExportError("the whole window can be exported as PNG or SVG, not CSV")
