@@ -1,4 +1,5 @@
-"""What survives a restart: the last config, window geometry, colormap, show-values, presentation.
+"""What survives a restart: the last config, window geometry, colormap, show-values, presentation,
+the topic views' settings (``app.topic_settings``).
 
 Stored as one JSON object in ``settings.json`` inside the settings folder:
 
@@ -43,6 +44,7 @@ class Settings:
     colormap: str = "viridis"
     show_values: str = "auto"
     presentation: bool = False
+    topics: dict = field(default_factory=dict)  # TopicSettings.to_dict(); checked on restore
 
     def to_dict(self) -> dict:
         return {
@@ -53,6 +55,7 @@ class Settings:
             "colormap": self.colormap,
             "show_values": self.show_values,
             "presentation": self.presentation,
+            "topics": self.topics,
         }
 
 
@@ -152,6 +155,11 @@ def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
         out.presentation = presentation
     else:
         problems.append("saved presentation flag ignored")
+    topics = data.get("topics", {})
+    if isinstance(topics, dict):
+        out.topics = topics  # field by field in TopicSettings.update_from_dict
+    else:
+        problems.append("saved topic settings ignored")
     return out, problems
 
 
