@@ -10,32 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
 
-from .matrix import matrix_image, matrix_view
+from .matrix import MatrixHeatmap, free_title_width  # noqa: F401 (free_title_width: its old home)
 from .fonts import css_pt, ui_font
 
 SIGNED_COLORMAP = "CET-D1"        # diverging blue - white - red: zero is white, sign is hue
 WEIGHTS_COLORMAP = "viridis"
 MAX_TICK_LABELS = 40              # above this many rows, numeric ticks instead of token names
-
-
-def free_title_width(plot: pg.PlotItem) -> None:
-    """Let `plot`'s title be narrower than its text. pyqtgraph makes a title's text width its
-    minimum width; a long title then holds the whole GraphicsLayout wider than its view, and
-    the plots beside it are cut off at the view's edge instead of shrinking."""
-    label = plot.titleLabel
-    if getattr(label, "_width_freed", False):
-        return
-
-    def update_min() -> None:  # setText and resizeEvent call it
-        pg.LabelItem.updateMin(label)
-        label._sizeHint[Qt.SizeHint.MinimumSize] = (0, label._sizeHint[Qt.SizeHint.MinimumSize][1])
-        label.setMinimumWidth(0)
-        label.updateGeometry()
-
-    label.updateMin = update_min
-    label._width_freed = True
 
 
 def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_COLORMAP):
@@ -49,11 +30,10 @@ def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_
 def setup_heatmap(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
                   colormap: str = SIGNED_COLORMAP) -> pg.ImageItem:
     """Turn `plot` into a matrix display (row 0 on top, fixed view); returns its ImageItem."""
-    free_title_width(plot)
-    plot.setTitle(title, color="k")
-    matrix_view(plot, padding=None)
-    item = matrix_image(plot, colormap)
-    item.setPos(-0.5, -0.5)
+    heatmap = MatrixHeatmap(plot, colormap, padding=None)
+    heatmap.set_title(title, color="k")
+    item = heatmap.image
+    item.setPos(-0.5, -0.5)  # the panels frame it with show_cells
     if x_label:
         plot.setLabel("bottom", x_label)
     if y_label:
