@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from shiboken6 import isValid
 
 from ..app.dispatch import install_main_thread_poster, install_timer_factory
 
@@ -56,10 +57,12 @@ class QtSingleShot:
         self._timer.timeout.connect(on_timeout)
 
     def start(self, ms: int) -> None:
-        self._timer.start(ms)
+        if isValid(self._timer):  # not once its owner is gone (a signal emitted in teardown)
+            self._timer.start(ms)
 
     def stop(self) -> None:
-        self._timer.stop()
+        if isValid(self._timer):
+            self._timer.stop()
 
     def is_active(self) -> bool:
-        return self._timer.isActive()
+        return isValid(self._timer) and self._timer.isActive()

@@ -127,3 +127,15 @@ def test_qt_timers_are_installed_by_the_gui(qtbot):
         debounce(value)
     qtbot.waitUntil(lambda: not debounce.pending)
     assert calls == ["c"]
+
+
+def test_a_qt_timer_whose_owner_is_gone_does_nothing(qtbot):
+    import explorer.gui  # noqa: F401 (installs the QTimer factory)
+    from PySide6.QtWidgets import QWidget
+    from shiboken6 import delete
+    owner = QWidget()
+    calls = []
+    debounce = Debouncer(calls.append, 0, owner=owner)
+    delete(owner)  # the timer, its child, goes with it
+    debounce("late")  # e.g. a signal emitted while the widget is torn down
+    assert not debounce._timer.is_active() and calls == []
