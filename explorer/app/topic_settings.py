@@ -1,4 +1,5 @@
-"""The topic views' settings as Qt-free state: what each topic computes and shows besides the config.
+"""The topic views' settings as Qt-free state: what each topic computes and shows, besides the
+config.
 
 One field per control (napari's one-control-one-field pattern): the scaling topic's weight init
 and plotted measure, the encoder block's norm placement, activation and d_ff (None: 4·d_model),

@@ -2,8 +2,9 @@
 
 A topic view's `request()` returns one of these functions and its arguments, built by the
 ``*_job`` functions below from the latest result and the topic settings in the app state
-(`topic_settings.TopicSettings`, never a widget); the view only draws what comes back. The d_model sweep of the scaling topic is cached here by its inputs
-(seconds to compute; the same sentence, heads and seed give the same sweep).
+(`topic_settings.TopicSettings`, never a widget); the view only draws what comes back. The
+d_model sweep of the scaling topic is cached here by its inputs (seconds to compute; the same
+sentence, heads and seed give the same sweep).
 """
 
 from __future__ import annotations

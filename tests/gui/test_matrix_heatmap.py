@@ -1,4 +1,5 @@
-"""The one labelled-matrix heatmap (plotting/matrix.py) the heads, PE/KV and topic views draw with."""
+"""The one labelled-matrix heatmap (plotting/matrix.py) the heads, PE/KV and topic views draw
+with."""
 
 import numpy as np
 
