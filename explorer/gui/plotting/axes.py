@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from .matrix import MatrixHeatmap, free_title_width  # noqa: F401 (free_title_width: its old home)
+from .matrix import free_title_width  # noqa: F401 (its old home)
+from .matrix import MatrixHeatmap, style_cell_axes
 from .fonts import css_pt, ui_font
 
 SIGNED_COLORMAP = "CET-D1"        # diverging blue - white - red: zero is white, sign is hue
@@ -52,12 +53,9 @@ def color_bar(item: pg.ImageItem, plot: pg.PlotItem) -> pg.ColorBarItem:
 def style_axes(plot: pg.PlotItem, presentation: bool) -> None:
     """Readable axes in the bundled font; bigger on a projector."""
     size = 13 if presentation else 9
+    style_cell_axes(plot, "k", size)
     for name in ("left", "bottom"):
-        axis = plot.getAxis(name)
-        axis.setPen(pg.mkPen("k"))
-        axis.setTextPen(pg.mkPen("k"))
-        axis.setStyle(tickFont=ui_font(size))
-        axis.label.setFont(ui_font(size + 1))
+        plot.getAxis(name).label.setFont(ui_font(size + 1))
     title = plot.titleLabel
     title.item.setFont(ui_font(size + 2, bold=True))
     title.opts.update(size=css_pt(size + 2), bold=True)  # the title's html names its own size

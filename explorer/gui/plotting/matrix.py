@@ -65,6 +65,17 @@ def free_title_width(plot: pg.PlotItem) -> None:
     label._width_freed = True
 
 
+def style_cell_axes(plot: pg.PlotItem, colour, pt: float, width: float = 1, **style) -> None:
+    """Both cell axes of `plot`: pen `colour` `width` px, tick labels in the bundled font at `pt`;
+    `style` goes to ``AxisItem.setStyle`` (a dict value keyed by axis name is per axis)."""
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setPen(pg.mkPen(colour, width=width))
+        axis.setTextPen(pg.mkPen(colour))
+        axis.setStyle(tickFont=ui_font(pt), **{k: v[name] if isinstance(v, dict) else v
+                                              for k, v in style.items()})
+
+
 class MatrixHeatmap:
     """A PlotItem showing one matrix (see the module docstring). `plot` and `image` may be given
     (custom axis or image items); `padding` as in `matrix_view`."""
@@ -111,14 +122,8 @@ class MatrixHeatmap:
 
     # -- looks ------------------------------------------------------------------------------
     def style_axes(self, colour, pt: float, width: float = 1, **style) -> None:
-        """Both cell axes: pen `colour` `width` px, tick labels in the bundled font at `pt`;
-        `style` goes to ``AxisItem.setStyle`` (a dict value keyed by axis name is per axis)."""
-        for name in ("left", "bottom"):
-            axis = self.plot.getAxis(name)
-            axis.setPen(pg.mkPen(colour, width=width))
-            axis.setTextPen(pg.mkPen(colour))
-            axis.setStyle(tickFont=ui_font(pt), **{k: v[name] if isinstance(v, dict) else v
-                                                  for k, v in style.items()})
+        """Both cell axes styled by `style_cell_axes`."""
+        style_cell_axes(self.plot, colour, pt, width, **style)
 
     @staticmethod
     def dark_text(array: np.ndarray, levels: tuple[float, float], colormap) -> np.ndarray:
