@@ -5,6 +5,10 @@ touched on the main thread. Without a GUI (CLI, Qt-free tests) nothing is instal
 `post_to_main` calls fn at once, on the caller's thread. The GUI installs a poster that queues
 fn into the Qt event loop (gui/dispatch_qt.py, installed when ``explorer.gui`` is imported), so
 this layer stays free of Qt.
+
+Timers the same way: `make_timer(on_timeout, owner)` gives the single-shot timer
+``app.throttle`` debounces on; the GUI installs QTimer ones (owned by the widget `owner`, so they
+stop with it), and there is no default (without a GUI, pass a timer to the throttle yourself).
 """
 
 from __future__ import annotations
@@ -26,3 +30,19 @@ def post_to_main(fn: Callable[[], None]) -> None:
         fn()
     else:
         _poster(fn)
+
+
+_timer_factory: Callable | None = None
+
+
+def install_timer_factory(factory: Callable | None) -> None:
+    """`factory(on_timeout, owner)` -> a single-shot timer (``throttle.SingleShot``)."""
+    global _timer_factory
+    _timer_factory = factory
+
+
+def make_timer(on_timeout: Callable[[], None], owner=None):
+    """A single-shot timer calling on_timeout() on the main thread (the installed kind)."""
+    if _timer_factory is None:
+        raise RuntimeError("no timer installed: import explorer.gui, or pass make_timer")
+    return _timer_factory(on_timeout, owner)

@@ -82,3 +82,23 @@ class Observable:
             self._held[event_name] = args
         else:
             getattr(self, event_name).emit(*args)
+
+
+class Field:
+    """A state attribute that emits ``<name>_changed(value)`` when it really changes."""
+
+    def __init__(self, default, check: Callable | None = None):
+        self.default, self.check = default, check
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name, self.attr = name, "_" + name
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else getattr(obj, self.attr, self.default)
+
+    def __set__(self, obj, value) -> None:
+        if self.check is not None:
+            value = self.check(value)
+        if value != self.__get__(obj):
+            setattr(obj, self.attr, value)
+            obj._notify(self.name + "_changed", value)

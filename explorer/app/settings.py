@@ -1,4 +1,5 @@
-"""What survives a restart: the last config, window geometry, colormap, show-values, presentation.
+"""What survives a restart: the last config, window geometry, colormap, show-values, presentation,
+the topic views' settings (``app.topic_settings``).
 
 Stored as one JSON object in ``settings.json`` inside the settings folder:
 
@@ -50,6 +51,7 @@ class Settings:
     colormap: str = "viridis"
     show_values: str = "auto"
     presentation: bool = False
+    topics: dict = field(default_factory=dict)  # TopicSettings.to_dict(); checked on restore
     # not saved: the file this came from must be left alone (see load_settings)
     read_only: bool = field(default=False, compare=False)
 
@@ -62,6 +64,7 @@ class Settings:
             "colormap": self.colormap,
             "show_values": self.show_values,
             "presentation": self.presentation,
+            "topics": self.topics,
         }
 
 
@@ -211,6 +214,11 @@ def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
         out.presentation = presentation
     else:
         problems.append("saved presentation flag ignored")
+    topics = data.get("topics", {})
+    if isinstance(topics, dict):
+        out.topics = topics  # field by field in TopicSettings.update_from_dict
+    else:
+        problems.append("saved topic settings ignored")
     return out, problems
 
 

@@ -22,33 +22,12 @@ reach it through ``dispatch.post_to_main``); widgets connect to them as to Qt si
 
 from __future__ import annotations
 
-from typing import Callable
-
 from ..core import AttentionConfig, ConfigError, validate
 from .compute import ComputeWorker, Outcome
-from .observable import Event, Observable
+from .observable import Event, Field, Observable  # noqa: F401 (Field: its old home)
+from .topic_settings import TopicSettings
 
 SHOW_VALUES_MODES = ("auto", "on", "off")
-
-
-class Field:
-    """A state attribute that emits ``<name>_changed(value)`` when it really changes."""
-
-    def __init__(self, default, check: Callable | None = None):
-        self.default, self.check = default, check
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.name, self.attr = name, "_" + name
-
-    def __get__(self, obj, owner=None):
-        return self if obj is None else getattr(obj, self.attr, self.default)
-
-    def __set__(self, obj, value) -> None:
-        if self.check is not None:
-            value = self.check(value)
-        if value != self.__get__(obj):
-            setattr(obj, self.attr, value)
-            obj._notify(self.name + "_changed", value)
 
 
 def _show_values_mode(mode: str) -> str:
@@ -86,7 +65,8 @@ class ViewState(Observable):
 
 
 class AppState(Observable):
-    """Config + latest result + KV trace + view settings; talks to one ComputeWorker.
+    """Config + latest result + KV trace + view settings (``view``) + topic settings
+    (``topics``, `topic_settings.TopicSettings`); talks to one ComputeWorker.
 
     Events (Qt-free, emitted on the main thread): config_changed(AttentionConfig),
     result_changed(AttentionResult), kv_trace_changed(KVTrace, only while kv_enabled),
@@ -95,7 +75,7 @@ class AppState(Observable):
     """
 
     def __init__(self, config: AttentionConfig | None = None, worker: ComputeWorker | None = None,
-                 view: ViewState | None = None):
+                 view: ViewState | None = None, topics: TopicSettings | None = None):
         super().__init__()
         for name in ("config_changed", "result_changed", "kv_trace_changed", "error",
                      "devices_changed", "fallback"):
@@ -105,6 +85,7 @@ class AppState(Observable):
         self._worker.finished.connect(self._on_outcome)
         self._worker.devices_listed.connect(self._on_devices)
         self.view = view if view is not None else ViewState()
+        self.topics = topics if topics is not None else TopicSettings()
         self._result = None
         self._trace = None
         self._devices = None

@@ -1,18 +1,26 @@
 """What each topic view asks the background runner to compute (Qt-free, run on its thread).
 
-A topic view's `request()` returns one of these functions and its arguments; the view only
-draws what comes back. The d_model sweep of the scaling topic is cached here by its inputs
-(seconds to compute; the same sentence, heads and seed give the same sweep).
+A topic view's `request()` returns one of these functions and its arguments, built by the
+``*_job`` functions below from the latest result and the topic settings in the app state
+(`topic_settings.TopicSettings`, never a widget); the view only draws what comes back. The
+d_model sweep of the scaling topic is cached here by its inputs (seconds to compute; the same
+sentence, heads and seed give the same sweep).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..core.topics import (CrossConfig, CrossResult, EncoderConfig, EncoderResult, HeadImportance,
                            PruneResult, cross_attention, d_model_sweep, encoder_block,
                            head_importance, mask_layers, prune_heads, score_statistics)
+from ..core.config import split_sentence
 from ..core.topics.scaling import ScoreStats, SweepResult
+from .topic_settings import TopicSettings
+
+PAD = "<pad>"
 
 SWEEP_SEEDS = 4
 SWEEP_MAX_TOKENS = 128  # the sweep uses at most this many tokens (it is about d_model)
@@ -21,6 +29,12 @@ _SWEEPS: dict[tuple, SweepResult] = {}  # finished sweeps by their inputs (touch
 
 def compute_masks(result):
     return result, mask_layers(result.config)
+
+
+def encoder_request(text: str, pad_is_padding: bool) -> tuple[tuple[str, ...], frozenset[int]]:
+    tokens = split_sentence(text)
+    padding = frozenset(i for i, t in enumerate(tokens) if pad_is_padding and t == PAD)
+    return tokens, padding
 
 
 def compute_cross(config, tokens, padding) -> CrossResult:
@@ -81,3 +95,34 @@ def compute_scaling(result, init: str, should_stop=None) -> ScalingData | None:
 
 
 compute_scaling.cancellable = True
+
+
+# ----- jobs: (fn, *args) for a topic view's runner, read from the topic settings ----------------
+def masks_job(result, topics: TopicSettings) -> tuple:
+    return (compute_masks, result)
+
+
+def cross_job(result, topics: TopicSettings) -> tuple:
+    tokens, padding = encoder_request(topics.cross_text, topics.cross_pad_is_padding)
+    return (compute_cross, result.config, tokens, padding)
+
+
+def encoder_job(result, topics: TopicSettings) -> tuple:
+    return (compute_encoder, result.config, topics.encoder_norm_first, topics.encoder_activation,
+            topics.encoder_d_ff)
+
+
+def pruning_head_mask(topics: TopicSettings, heads: int) -> np.ndarray:
+    """The pruning topic's mask for `heads` heads: the saved one when it fits, else all kept."""
+    mask = topics.pruning_mask
+    if mask is None or len(mask) != heads:
+        return np.ones(heads, dtype=bool)
+    return np.array(mask, dtype=bool)
+
+
+def pruning_job(result, topics: TopicSettings, importance=None) -> tuple:
+    return (compute_pruning, result, pruning_head_mask(topics, result.config.n_heads), importance)
+
+
+def scaling_job(result, topics: TopicSettings) -> tuple:
+    return (compute_scaling, result, topics.scaling_init)

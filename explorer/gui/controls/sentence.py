@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QFrame, QLabel, QLineEdit, QScrollArea, QSizePoli
 
 from ...core import AttentionConfig, split_sentence
 from ...app.state import AppState
+from ...app.throttle import Debouncer
 from ..plotting.flow_layout import FlowLayout
 
 TYPING_PAUSE_MS = 400
@@ -59,13 +60,12 @@ class SentenceControl(QWidget):
         self.count_label.setWordWrap(True)
         self._applying = False
         self._synced_tokens: tuple[str, ...] | None = None  # the config's tokens at the last sync
-        self._pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
-        self._pause.timeout.connect(self.apply)
+        self._pause = Debouncer(self.apply, TYPING_PAUSE_MS, owner=self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.edit)
         layout.addWidget(self.count_label)
-        self.edit.textEdited.connect(lambda _text: self._pause.start())
+        self.edit.textEdited.connect(lambda _text: self._pause())
         self.edit.editingFinished.connect(self.apply)
         state.config_changed.connect(self.sync)
         state.error.connect(self._on_error)
@@ -77,7 +77,7 @@ class SentenceControl(QWidget):
         tokens_changed = config.tokens != self._synced_tokens
         self._synced_tokens = config.tokens
         in_box = split_sentence(self.edit.text())
-        if tokens_changed and not self._pause.isActive() and in_box != config.tokens:
+        if tokens_changed and not self._pause.pending and in_box != config.tokens:
             with QSignalBlocker(self.edit):
                 self.edit.setText(" ".join(config.tokens))
                 self.edit.setCursorPosition(0)  # show the start of a long sentence
@@ -105,7 +105,7 @@ class SentenceControl(QWidget):
         return self.apply()
 
     def apply(self) -> bool:
-        self._pause.stop()
+        self._pause.cancel()
         tokens = split_sentence(self.edit.text())
         config = self._state.config
         if tokens == config.tokens:

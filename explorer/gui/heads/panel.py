@@ -10,14 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, Qt
 
 from ..plotting.cell_text_item import CellTextItem
 from ..plotting.fonts import css_pt, font_scale, ui_font
 from ..plotting.heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, CellMarksItem,
                            HeatmapImageItem, cells_path, cosmetic_pen)
 from ..plotting.mask_item import MaskItem, MaskPaint
-from ..plotting.matrix import matrix_image, matrix_view
+from ..plotting.matrix import MatrixHeatmap
 from ..plotting.token_axis import TokenAxis
 
 FOREGROUND = "#222222"
@@ -54,13 +54,13 @@ def _argmax_pens(width: float) -> list:
     return [cosmetic_pen("#000000", width + 2), cosmetic_pen("#ffffff", width)]
 
 
-class HeadPanel:
+class HeadPanel(MatrixHeatmap):
     """The PlotItem of one head, reused across results: set_head() only swaps data."""
 
     def __init__(self, style: PanelStyle):
         axes = {"bottom": TokenAxis("bottom"), "left": TokenAxis("left")}
-        self.plot = matrix_view(pg.PlotItem(axisItems=axes))
-        self.image = matrix_image(self.plot, image=HeatmapImageItem(opaque=True, axisOrder="row-major"))
+        super().__init__(pg.PlotItem(axisItems=axes),
+                         image=HeatmapImageItem(opaque=True, axisOrder="row-major"))
         self.mask = MaskItem()
         self.empty_rows = CellMarksItem([cosmetic_pen(EMPTY_ROW_COLOUR, 2, Qt.PenStyle.DashLine)])
         self.values = CellTextItem()
@@ -83,11 +83,8 @@ class HeadPanel:
         weights = result.weights[head]  # (n, n)
         n = weights.shape[0]
         self.head = head
-        self.image.setImage(weights, autoLevels=False, levels=(0.0, 1.0))
-        resized = n != self.n
-        if resized:
-            self.n = n
-            self._fit_view(n)
+        self.n = n
+        self.set_image(weights, (0.0, 1.0))  # framed anew when n changed
         self._set_layers(layers)
         self._set_argmax(result.stats.argmax[head])
         self.values.setVisible(show_values)
@@ -96,23 +93,17 @@ class HeadPanel:
         self._set_title(head, result.stats.entropy[head], result.empty_rows)
         if result.tokens != self._tokens:
             self._tokens = result.tokens
-            self.plot.getAxis("bottom").setTicks(tick_levels[0])
-            self.plot.getAxis("left").setTicks(tick_levels[1])
-
-    def _fit_view(self, n: int) -> None:
-        rect = QRectF(-0.5, -0.5, n, n)
-        self.image.setRect(rect)
-        self.plot.getViewBox().setRange(rect, padding=0.0)
+            self.set_ticks("bottom", tick_levels[0])
+            self.set_ticks("left", tick_levels[1])
 
     def _set_layers(self, layers: MaskPaint) -> None:
         self.mask.set_layers(layers)
-        self.empty_rows.set_path(layers.empty_rows, QRectF(-0.5, -0.5, self.n, self.n))
+        self.empty_rows.set_path(layers.empty_rows, self.cells_rect())
 
     def _set_argmax(self, argmax: np.ndarray) -> None:
         rows = np.nonzero(argmax >= 0)[0]  # fully masked rows have no argmax (-1)
         cols = argmax[rows]
-        self.argmax.set_path(lambda: cells_path(rows, cols), QRectF(-0.5, -0.5, self.n, self.n),
-                             cells=(rows, cols))
+        self.argmax.set_path(lambda: cells_path(rows, cols), self.cells_rect(), cells=(rows, cols))
 
     def _set_title(self, head: int, entropy: np.ndarray, empty_rows: np.ndarray) -> None:
         live = entropy[~empty_rows]
@@ -126,15 +117,10 @@ class HeadPanel:
     # -- looks ----------------------------------------------------------------------------
     def set_style(self, style: PanelStyle) -> None:
         self.style = style
-        tick_font = ui_font(style.tick_pt)
-        for name in ("bottom", "left"):
-            axis = self.plot.getAxis(name)
-            axis.setPen(pg.mkPen(FOREGROUND, width=style.axis_px))
-            axis.setTextPen(pg.mkPen(FOREGROUND))
-            axis.setStyle(tickFont=tick_font, maxTextLevel=12, maxTickLevel=12,
-                          tickLength=-4 - style.axis_px, autoReduceTextSpace=True,
-                          hideOverlappingLabels=40 if name == "bottom" else False,
-                          textFillLimits=[(0, 0.75 if name == "bottom" else 0.9)])
+        self.style_axes(FOREGROUND, style.tick_pt, width=style.axis_px, maxTextLevel=12,
+                        maxTickLevel=12, tickLength=-4 - style.axis_px, autoReduceTextSpace=True,
+                        hideOverlappingLabels={"bottom": 40, "left": False},
+                        textFillLimits={"bottom": [(0, 0.75)], "left": [(0, 0.9)]})
         label_style = {"color": FOREGROUND, "font-size": css_pt(style.tick_pt)}
         for name in ("left", "bottom"):  # cell axes: one token made it 'query (x0.001)'
             self.plot.getAxis(name).enableAutoSIPrefix(False)
@@ -148,8 +134,7 @@ class HeadPanel:
         self._apply_title()
 
     def _apply_title(self) -> None:
-        self.plot.setTitle(self._title, size=css_pt(self.style.title_pt), color=FOREGROUND,
-                           bold=True)
+        self.set_title(self._title, size=css_pt(self.style.title_pt), color=FOREGROUND, bold=True)
         self.plot.titleLabel.setMaximumHeight(self.style.title_row_px)
         self.plot.titleLabel.setMinimumWidth(0)  # a long title must not widen the grid off-screen
         self.plot.layout.setRowFixedHeight(0, self.style.title_row_px)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ...core import AttentionResult, sinusoidal_table
+from ...app.throttle import Debouncer
 from ..plotting.axes import (SIGNED_COLORMAP, set_count_ticks, set_index_ticks, set_title,
                              setup_heatmap, show_cells, style_axes)
 from ..plotting.colormaps import resolve_colormap, symmetric_levels
@@ -39,10 +40,9 @@ class PEInputsView(QWidget):
         self.graphics.addItem(self.color_bar, row=0, col=3)
         self._columns: tuple[float, ...] = ()
         # Deferred (and dropped with the widget): after a resize, a new axis width, new data.
-        self._balance_timer = QTimer(self, singleShot=True, interval=0)
-        self._balance_timer.timeout.connect(self._balance_columns)
+        self._balance_timer = Debouncer(self._balance_columns, 0, owner=self)
         for plot in (self.x_plot, self.pe_plot, self.sum_plot):  # an axis re-fitted its labels
-            plot.getAxis("left").geometryChanged.connect(self._balance_timer.start)
+            plot.getAxis("left").geometryChanged.connect(lambda: self._balance_timer())
         self.graphics.installEventFilter(self)  # the view resized
         self.note = QLabel("")
         self.note.setStyleSheet("color: #b35900;")
@@ -70,7 +70,7 @@ class PEInputsView(QWidget):
         for plot in (self.x_plot, self.pe_plot, self.sum_plot):
             show_cells(plot, n, d)
             set_count_ticks(plot.getAxis("bottom"), d)
-        self._balance_timer.start()  # once the token axis has its new width
+        self._balance_timer()  # once the token axis has its new width
 
     def _balance_columns(self) -> None:
         """One image width for X, PE and X + PE: X's token axis is added to its column (taken
@@ -89,7 +89,7 @@ class PEInputsView(QWidget):
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
         if watched is self.graphics and event.type() == QEvent.Type.Resize:
-            self._balance_timer.start()  # after the viewport has its new size
+            self._balance_timer()  # after the viewport has its new size
         return super().eventFilter(watched, event)
 
     @property
@@ -100,4 +100,4 @@ class PEInputsView(QWidget):
         for plot in (self.x_plot, self.pe_plot, self.sum_plot):
             style_axes(plot, on)
         self.note.setFont(ui_font(14 if on else 10))
-        self._balance_timer.start()
+        self._balance_timer()

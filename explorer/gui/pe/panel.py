@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
 from ...core import MAX_TOKENS, AttentionResult, ConfigError, similarity, sinusoidal_table
 from ...core.config import parse_whole
+from ...app.throttle import Debouncer
 from .curves import MAX_CURVES, PECurvesView
 from .inputs import PEInputsView
 from ..plotting.axes import (color_bar, heatmap_plot, set_count_ticks, set_title, show_cells,
@@ -81,9 +82,8 @@ class PEPanel(QWidget):
         self.positions_spin.setRange(1, MAX_TOKENS)
         self.positions_spin.setToolTip("How many positions of the table to show (rows)")
         # Holding a spin arrow at 1024 × 2048 would queue many 0.1 s redraws: coalesce them.
-        self._table_timer = QTimer(self, singleShot=True, interval=40)
-        self._table_timer.timeout.connect(self._redraw_table)
-        self.positions_spin.valueChanged.connect(self._table_timer.start)
+        self._table_debounce = Debouncer(self._redraw_table, 40, owner=self)
+        self.positions_spin.valueChanged.connect(lambda _n: self._table_debounce())
         self.positions_spin.valueChanged.connect(lambda _: self._announce())
         self.dims_edit = QLineEdit()
         self.dims_edit.setMinimumWidth(200)

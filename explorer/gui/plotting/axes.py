@@ -10,32 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
 
-from .matrix import matrix_image, matrix_view
+from .matrix import free_title_width  # noqa: F401 (its old home)
+from .matrix import MatrixHeatmap, style_cell_axes
 from .fonts import css_pt, ui_font
 
 SIGNED_COLORMAP = "CET-D1"        # diverging blue - white - red: zero is white, sign is hue
 WEIGHTS_COLORMAP = "viridis"
 MAX_TICK_LABELS = 40              # above this many rows, numeric ticks instead of token names
-
-
-def free_title_width(plot: pg.PlotItem) -> None:
-    """Let `plot`'s title be narrower than its text. pyqtgraph makes a title's text width its
-    minimum width; a long title then holds the whole GraphicsLayout wider than its view, and
-    the plots beside it are cut off at the view's edge instead of shrinking."""
-    label = plot.titleLabel
-    if getattr(label, "_width_freed", False):
-        return
-
-    def update_min() -> None:  # setText and resizeEvent call it
-        pg.LabelItem.updateMin(label)
-        label._sizeHint[Qt.SizeHint.MinimumSize] = (0, label._sizeHint[Qt.SizeHint.MinimumSize][1])
-        label.setMinimumWidth(0)
-        label.updateGeometry()
-
-    label.updateMin = update_min
-    label._width_freed = True
 
 
 def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_COLORMAP):
@@ -49,11 +31,10 @@ def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_
 def setup_heatmap(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
                   colormap: str = SIGNED_COLORMAP) -> pg.ImageItem:
     """Turn `plot` into a matrix display (row 0 on top, fixed view); returns its ImageItem."""
-    free_title_width(plot)
-    plot.setTitle(title, color="k")
-    matrix_view(plot, padding=None)
-    item = matrix_image(plot, colormap)
-    item.setPos(-0.5, -0.5)
+    heatmap = MatrixHeatmap(plot, colormap, padding=None)
+    heatmap.set_title(title, color="k")
+    item = heatmap.image
+    item.setPos(-0.5, -0.5)  # the panels frame it with show_cells
     if x_label:
         plot.setLabel("bottom", x_label)
     if y_label:
@@ -72,12 +53,9 @@ def color_bar(item: pg.ImageItem, plot: pg.PlotItem) -> pg.ColorBarItem:
 def style_axes(plot: pg.PlotItem, presentation: bool) -> None:
     """Readable axes in the bundled font; bigger on a projector."""
     size = 13 if presentation else 9
+    style_cell_axes(plot, "k", size)
     for name in ("left", "bottom"):
-        axis = plot.getAxis(name)
-        axis.setPen(pg.mkPen("k"))
-        axis.setTextPen(pg.mkPen("k"))
-        axis.setStyle(tickFont=ui_font(size))
-        axis.label.setFont(ui_font(size + 1))
+        plot.getAxis(name).label.setFont(ui_font(size + 1))
     title = plot.titleLabel
     title.item.setFont(ui_font(size + 2, bold=True))
     title.opts.update(size=css_pt(size + 2), bold=True)  # the title's html names its own size

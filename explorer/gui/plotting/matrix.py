@@ -1,17 +1,26 @@
-"""The one labelled-matrix primitive every heatmap starts from (heads, PE, KV, topic matrices).
+"""The one labelled-matrix heatmap every matrix view draws with (heads, PE, KV, topic matrices).
 
-`matrix_view(plot)` turns a PlotItem into a matrix display: row 0 at the top, a fixed view (no
-mouse panning, context menu or auto-range button), cell axes without SI prefixes (one position
-once read 'position (x0.001)'). `matrix_image(plot)` adds the row-major ImageItem (cell (r, c)
-at x = c, y = r). The views add their own layers on top: HeadPanel its mask, values and argmax
-marks, MatrixPlot its band, outlined rows and values, axes.setup_heatmap a title and labels.
+`MatrixHeatmap` owns a PlotItem made a matrix display by `matrix_view` (row 0 at the top, a fixed
+view: no mouse panning, context menu or auto-range button; cell axes without SI prefixes, one
+position once read 'position (x0.001)') and its row-major ImageItem from `matrix_image` (cell
+(r, c) centred at x = c, y = r). It draws what every matrix has: the image at given levels in a
+colormap, framed on its cells; tick labels (token names through the one tick rule,
+`token_ticks.tick_levels`); the title (never forcing the layout wider, `free_title_width`); the
+axes' pens and tick font; and which cell values get dark text (the one contrast rule,
+`colormaps.dark_text_on`). The views build on it: `HeadPanel` (gui/heads) adds its mask, values
+and argmax marks, `MatrixPlot` (gui/topics) its band, outlined rows and values, and
+`axes.setup_heatmap` gives the PE and KV panels one with a title and axis labels.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
 
-from .colormaps import resolve_colormap
+from .colormaps import dark_text_on, resolve_colormap
+from .fonts import ui_font
+from .token_ticks import tick_levels
 
 
 def matrix_view(plot: pg.PlotItem, padding: float | None = 0.0) -> pg.PlotItem:
@@ -36,3 +45,90 @@ def matrix_image(plot: pg.PlotItem, colormap=None, image: pg.ImageItem | None = 
         item.setColorMap(resolve_colormap(colormap))
     plot.addItem(item)
     return item
+
+
+def free_title_width(plot: pg.PlotItem) -> None:
+    """Let `plot`'s title be narrower than its text. pyqtgraph makes a title's text width its
+    minimum width; a long title then holds the whole GraphicsLayout wider than its view, and
+    the plots beside it are cut off at the view's edge instead of shrinking."""
+    label = plot.titleLabel
+    if getattr(label, "_width_freed", False):
+        return
+
+    def update_min() -> None:  # setText and resizeEvent call it
+        pg.LabelItem.updateMin(label)
+        label._sizeHint[Qt.SizeHint.MinimumSize] = (0, label._sizeHint[Qt.SizeHint.MinimumSize][1])
+        label.setMinimumWidth(0)
+        label.updateGeometry()
+
+    label.updateMin = update_min
+    label._width_freed = True
+
+
+def style_cell_axes(plot: pg.PlotItem, colour, pt: float, width: float = 1, **style) -> None:
+    """Both cell axes of `plot`: pen `colour` `width` px, tick labels in the bundled font at `pt`;
+    `style` goes to ``AxisItem.setStyle`` (a dict value keyed by axis name is per axis)."""
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setPen(pg.mkPen(colour, width=width))
+        axis.setTextPen(pg.mkPen(colour))
+        axis.setStyle(tickFont=ui_font(pt), **{k: v[name] if isinstance(v, dict) else v
+                                              for k, v in style.items()})
+
+
+class MatrixHeatmap:
+    """A PlotItem showing one matrix (see the module docstring). `plot` and `image` may be given
+    (custom axis or image items); `padding` as in `matrix_view`."""
+
+    def __init__(self, plot: pg.PlotItem | None = None, colormap=None,
+                 image: pg.ImageItem | None = None, padding: float | None = 0.0):
+        self.plot = matrix_view(plot if plot is not None else pg.PlotItem(), padding)
+        self.image = matrix_image(self.plot, colormap, image)
+        self.shape: tuple[int, int] = (0, 0)  # (rows, cols) the view is framed on
+
+    # -- data -------------------------------------------------------------------------------
+    def set_image(self, array: np.ndarray, levels: tuple[float, float], colormap=None) -> bool:
+        """Show `array` (rows, cols) at `levels`, in `colormap` when given (a name or ColorMap),
+        framed on its cells; True when the shape changed (the view was framed anew)."""
+        self.image.setImage(array, autoLevels=False, levels=levels)
+        if colormap is not None:
+            self.image.setColorMap(resolve_colormap(colormap))
+        shape = tuple(array.shape[:2])
+        if shape == self.shape:
+            return False
+        self.shape = shape
+        rect = QRectF(-0.5, -0.5, shape[1], shape[0])
+        self.image.setRect(rect)
+        self.plot.getViewBox().setRange(rect, padding=0.0)
+        return True
+
+    def cells_rect(self) -> QRectF:
+        """The rectangle the cells cover, in view coordinates."""
+        rows, cols = self.shape
+        return QRectF(-0.5, -0.5, cols, rows)
+
+    def set_ticks(self, name: str, levels) -> None:
+        """Tick levels (``[[(pos, text), ...], ...]``, None: automatic) on axis `name`."""
+        self.plot.getAxis(name).setTicks(levels)
+
+    def set_token_ticks(self, name: str, labels, max_chars: int, literal: bool = False) -> None:
+        """Cell i labelled with labels[i] by the one tick rule (shortened, thinned when many)."""
+        self.set_ticks(name, tick_levels([str(x) for x in labels], max_chars, literal))
+
+    def set_title(self, text: str, **opts) -> None:
+        """The title (``opts``: LabelItem's size, color, bold), never wider than the plot."""
+        free_title_width(self.plot)
+        self.plot.setTitle(text, **opts)
+
+    # -- looks ------------------------------------------------------------------------------
+    def style_axes(self, colour, pt: float, width: float = 1, **style) -> None:
+        """Both cell axes styled by `style_cell_axes`."""
+        style_cell_axes(self.plot, colour, pt, width, **style)
+
+    @staticmethod
+    def dark_text(array: np.ndarray, levels: tuple[float, float], colormap) -> np.ndarray:
+        """Which cells get dark value text (bool, array's shape): the one contrast rule."""
+        lo, hi = levels
+        span = (hi - lo) or 1.0
+        fractions = (np.asarray(array, dtype=float) - lo) / span
+        return dark_text_on(resolve_colormap(colormap), fractions.ravel()).reshape(np.shape(array))

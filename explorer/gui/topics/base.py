@@ -4,6 +4,8 @@ A view follows the app state's latest result. It computes only while it is visib
 hidden tab just remembers that it is out of date), and always in its `TopicRunner`:
 `compute(*args)` is a pure function of the request and runs on the worker thread;
 `draw(data)` runs on the GUI thread with the newest data. `drawn` is emitted after each draw.
+A view's own controls are bound to `self.topics`, the app state's ``TopicSettings`` (a private
+one when the view has no state), see `bindings.py`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from ...app.topic_settings import TopicSettings
 from ..plotting.fonts import load_bundled_fonts, ui_font
 from .runner import TopicRunner
 from .texts import TEXTS, note
@@ -33,6 +36,7 @@ class TopicView(QWidget):
         super().__init__(parent)
         load_bundled_fonts()
         self.state = state
+        self.topics = state.topics if state is not None else TopicSettings()
         self.result = None
         self._dirty = False
         self._presentation = False

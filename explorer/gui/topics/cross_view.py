@@ -1,7 +1,8 @@
 """Topic 3 view: cross-attention, decoder queries (rows) over encoder keys (columns).
 
-The encoder sentence is this view's own input (the app state holds the decoder side); tokens
-written "<pad>" are encoder padding when the box is ticked. One rectangular heatmap per head
+The encoder sentence is this view's own input (the config holds the decoder side; the sentence
+is the topic setting ``cross_text``); tokens written "<pad>" are encoder padding when the box
+is ticked. One rectangular heatmap per head
 (the first MAX_HEADS), masked columns greyed, plus the (decoder × encoder) mask itself.
 """
 
@@ -9,35 +10,28 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
 
-from ...core.config import split_sentence
-from ...app.topics import compute_cross
+from ...app.topics import PAD, cross_job
 from ...core.topics import CrossResult
 from ..plotting.colormaps import DEFAULT_COLORMAP
 from .base import TopicView
+from .bindings import bind_check, bind_line_edit
 from .widgets import MatrixPlot, mask_colormap
 
-PAD = "<pad>"
-DEFAULT_ENCODER_TEXT = "I went to school by bus <pad> <pad>"
 MAX_HEADS = 8
-
-
-def encoder_request(text: str, pad_is_padding: bool) -> tuple[tuple[str, ...], frozenset[int]]:
-    tokens = split_sentence(text)
-    padding = frozenset(i for i, t in enumerate(tokens) if pad_is_padding and t == PAD)
-    return tokens, padding
 
 
 class CrossView(TopicView):
     key = "cross"
 
     def build(self) -> None:
-        self.encoder_edit = QLineEdit(DEFAULT_ENCODER_TEXT)
+        self.encoder_edit = QLineEdit()
         self.encoder_edit.setPlaceholderText("인코더 문장 · encoder sentence")
         self.encoder_edit.setMinimumWidth(360)
-        self.encoder_edit.editingFinished.connect(self.invalidate)
         self.pad_box = QCheckBox(f"{PAD} = 패딩 · padding")
-        self.pad_box.setChecked(True)
-        self.pad_box.toggled.connect(lambda _on: self.invalidate())
+        bind_line_edit(self.encoder_edit, self.topics, "cross_text")
+        bind_check(self.pad_box, self.topics, "cross_pad_is_padding")
+        self.topics.cross_text_changed.connect(lambda _t: self.invalidate())
+        self.topics.cross_pad_is_padding_changed.connect(lambda _on: self.invalidate())
         for w in (QLabel("인코더 · encoder:"), self.encoder_edit, self.pad_box):
             self.controls.addWidget(w)
         self.mask_plot = MatrixPlot()
@@ -45,12 +39,14 @@ class CrossView(TopicView):
         self.cross: CrossResult | None = None
 
     def set_encoder_text(self, text: str) -> None:
-        self.encoder_edit.setText(text)
-        self.invalidate()
+        """Set the encoder sentence (through the state: the box follows). The same text again
+        still recomputes, as pressing Enter in the box did."""
+        if text == self.topics.cross_text:
+            self.invalidate()
+        self.topics.cross_text = text
 
     def request(self) -> tuple:
-        tokens, padding = encoder_request(self.encoder_edit.text(), self.pad_box.isChecked())
-        return (compute_cross, self.result.config, tokens, padding)
+        return cross_job(self.result, self.topics)
 
     def _colormap(self) -> str:
         return self.state.view.colormap if self.state is not None else DEFAULT_COLORMAP

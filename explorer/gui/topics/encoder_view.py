@@ -12,12 +12,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
-from ...app.topics import compute_encoder
+from ...app.topics import encoder_job
 from ...core.topics import EncoderResult
 from ...core.topics.encoder import MAX_D_FF
 from ..plotting.fonts import ui_font
 from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
+from .bindings import bind_combo
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style,
                       plot_pt, set_plot_title)
 
@@ -42,10 +43,14 @@ class EncoderView(TopicView):
         self.ff_spin.setValue(32)
         self.ff_spin.setEnabled(False)
         self.ff_spin.setKeyboardTracking(False)
-        for w in (self.norm_combo, self.act_combo):
-            w.currentIndexChanged.connect(lambda _i: self.invalidate())
+        bind_combo(self.norm_combo, self.topics, "encoder_norm_first")
+        bind_combo(self.act_combo, self.topics, "encoder_activation")
         self.auto_ff.toggled.connect(self._on_auto_ff)
-        self.ff_spin.valueChanged.connect(lambda _v: self.invalidate())
+        self.ff_spin.valueChanged.connect(self._on_ff_spin)
+        self.topics.encoder_d_ff_changed.connect(self._show_d_ff)
+        self._show_d_ff(self.topics.encoder_d_ff)
+        for name in ("encoder_norm_first", "encoder_activation", "encoder_d_ff"):
+            getattr(self.topics, name + "_changed").connect(lambda _v: self.invalidate())
         for w in (QLabel("LayerNorm:"), self.norm_combo, QLabel("FFN:"), self.act_combo,
                   self.auto_ff, QLabel("d_ff"), self.ff_spin):
             self.controls.addWidget(w)
@@ -68,21 +73,37 @@ class EncoderView(TopicView):
         self.block: EncoderResult | None = None
         self.restyle(False)
 
+    # -- d_ff: the check box and the spin box share one field (None: 4·d_model) ----------------
     def _on_auto_ff(self, auto: bool) -> None:
+        self.topics.encoder_d_ff = None if auto else self.ff_spin.value()
+
+    def _on_ff_spin(self, value: int) -> None:
+        if not self.auto_ff.isChecked():
+            self.topics.encoder_d_ff = int(value)
+
+    def _show_d_ff(self, d_ff) -> None:
+        """Follow the field with both controls' signals blocked (no echo back into it)."""
+        auto = d_ff is None
+        for widget in (self.auto_ff, self.ff_spin):
+            widget.blockSignals(True)
+        self.auto_ff.setChecked(auto)
         self.ff_spin.setEnabled(not auto)
-        self.invalidate()
+        if auto and self.result is not None:
+            self.ff_spin.setValue(min(4 * self.result.config.d_model, MAX_D_FF))
+        elif not auto:
+            self.ff_spin.setValue(d_ff)
+        for widget in (self.auto_ff, self.ff_spin):
+            widget.blockSignals(False)
 
     def set_result(self, result) -> None:
-        if self.auto_ff.isChecked():
+        if self.topics.encoder_d_ff is None:
             self.ff_spin.blockSignals(True)
             self.ff_spin.setValue(min(4 * result.config.d_model, MAX_D_FF))
             self.ff_spin.blockSignals(False)
         super().set_result(result)
 
     def request(self) -> tuple:
-        d_ff = None if self.auto_ff.isChecked() else self.ff_spin.value()
-        return (compute_encoder, self.result.config, self.norm_combo.currentData(),
-                self.act_combo.currentData(), d_ff)
+        return encoder_job(self.result, self.topics)
 
     def draw(self, block: EncoderResult) -> None:
         self.block = block

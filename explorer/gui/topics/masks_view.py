@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtWidgets import QLabel, QSpinBox
 
-from ...app.topics import compute_masks
+from ...app.topics import masks_job
 from ..plotting.colormaps import DEFAULT_COLORMAP
 from .base import TopicView
+from .bindings import bind_spin
 from .texts import NOTES, note
 from .widgets import MatrixPlot, mask_colormap
 
@@ -24,7 +25,8 @@ class MasksView(TopicView):
     def build(self) -> None:
         self.head_spin = QSpinBox()
         self.head_spin.setRange(0, 0)
-        self.head_spin.valueChanged.connect(self._draw_weights)
+        bind_spin(self.head_spin, self.topics, "masks_head")
+        self.topics.masks_head_changed.connect(self._draw_weights)
         for w in (QLabel("가중치 헤드 · weights of head"), self.head_spin):
             self.controls.addWidget(w)
         self.plots = {name: MatrixPlot() for name in ("padding", "causal", "combined", "weights")}
@@ -34,7 +36,7 @@ class MasksView(TopicView):
         self.shown = None
 
     def request(self) -> tuple:
-        return (compute_masks, self.result)
+        return masks_job(self.result, self.topics)
 
     def _colormap(self) -> str:
         return self.state.view.colormap if self.state is not None else DEFAULT_COLORMAP
@@ -59,6 +61,7 @@ class MasksView(TopicView):
         self.plots["combined"].set_outlined_rows(empty)
         self.head_spin.blockSignals(True)
         self.head_spin.setRange(0, cfg.n_heads - 1)
+        self.head_spin.setValue(self.topics.masks_head)  # the nearest head there is
         self.head_spin.blockSignals(False)
         self._draw_weights()
         self.show_message(self.empty_row_text())
@@ -81,7 +84,7 @@ class MasksView(TopicView):
         result = self.shown
         if result is None:
             return
-        head = min(self.head_spin.value(), result.config.n_heads - 1)
+        head = min(self.topics.masks_head, result.config.n_heads - 1)
         n = result.config.n_tokens
         plot = self.plots["weights"]
         plot.set_matrix(result.weights[head], (0.0, 1.0), self._colormap(),

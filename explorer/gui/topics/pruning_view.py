@@ -3,6 +3,7 @@
 Importance (‖head_out_h · W_O[rows of h]‖) and mean entropy are bar charts, kept heads in
 colour and pruned ones grey. Below: the full output, the pruned output and their difference
 (n × d_model, one diverging scale). Toggling a head recomputes only the pruned output.
+The mask is the topic setting ``pruning_mask`` (None: every head kept); the boxes follow it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QScrollArea, QWidget
 
-from ...app.topics import PruningData, compute_pruning
+from ...app.topics import PruningData, pruning_head_mask, pruning_job
 from ..plotting.fonts import css_pt, ui_font
 from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
@@ -42,6 +43,7 @@ class PruningView(TopicView):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.all_on = QPushButton("모두 켜기 · all on")
         self.all_on.clicked.connect(lambda: self.set_head_mask(np.ones(len(self.boxes), bool)))
+        self.topics.pruning_mask_changed.connect(self._on_mask)
         self.delta_label = QLabel("")
         for w in (QLabel("헤드 · heads:"), scroll, self.all_on):
             self.controls.addWidget(w)
@@ -73,7 +75,18 @@ class PruningView(TopicView):
         return np.array([box.isChecked() for box in self.boxes], dtype=bool)
 
     def set_head_mask(self, mask) -> None:
-        for box, on in zip(self.boxes, mask):
+        """Set the mask through the state (the boxes follow); the same mask still recomputes."""
+        mask = tuple(bool(on) for on in mask)
+        if mask == self.topics.pruning_mask:
+            self.invalidate()
+        self.topics.pruning_mask = mask
+
+    def _on_box(self) -> None:
+        self.topics.pruning_mask = tuple(bool(on) for on in self.head_mask())
+
+    def _on_mask(self, _mask) -> None:
+        """Follow the field with the boxes' signals blocked (no echo back into it)."""
+        for box, on in zip(self.boxes, pruning_head_mask(self.topics, len(self.boxes))):
             box.blockSignals(True)
             box.setChecked(bool(on))
             box.blockSignals(False)
@@ -82,14 +95,15 @@ class PruningView(TopicView):
     def _ensure_boxes(self, heads: int) -> None:
         if len(self.boxes) == heads:
             return
+        mask = pruning_head_mask(self.topics, heads)  # the saved mask when it fits, else all kept
         for box in self.boxes:
             box.deleteLater()
         self.boxes = []
         for h in range(heads):
             box = QCheckBox(str(h))
-            box.setChecked(True)
+            box.setChecked(bool(mask[h]))
             box.setFont(ui_font(text_pt(self.presentation)))
-            box.toggled.connect(lambda _on: self.invalidate())
+            box.toggled.connect(lambda _on: self._on_box())
             self.box_grid.addWidget(box, h // BOXES_PER_ROW, h % BOXES_PER_ROW)
             self.boxes.append(box)
         self._fit_boxes()
@@ -121,7 +135,7 @@ class PruningView(TopicView):
     def request(self) -> tuple:
         data = self.data
         known = data.importance if data is not None and data.result is self.result else None
-        return (compute_pruning, self.result, self.head_mask(), known)
+        return pruning_job(self.result, self.topics, known)
 
     def draw(self, data: PruningData) -> None:
         self.data = data

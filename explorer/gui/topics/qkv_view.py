@@ -15,6 +15,7 @@ from ...core.topics import qkv_breakdown
 from ..plotting.fonts import css_pt
 from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
+from .bindings import bind_spin
 from .widgets import DIVERGING, FOREGROUND, MatrixPlot, plot_pt
 
 
@@ -29,7 +30,8 @@ class QKVView(TopicView):
         self.head_label = QLabel("헤드 · head")
         self.head_spin = QSpinBox()
         self.head_spin.setRange(0, 0)
-        self.head_spin.valueChanged.connect(self._on_head)
+        bind_spin(self.head_spin, self.topics, "qkv_head")
+        self.topics.qkv_head_changed.connect(self._on_head)
         self.columns_label = QLabel("")
         for w in (self.head_label, self.head_spin, self.columns_label):
             self.controls.addWidget(w)
@@ -59,6 +61,7 @@ class QKVView(TopicView):
         self.breakdown = breakdown
         self.head_spin.blockSignals(True)
         self.head_spin.setRange(0, breakdown.n_heads - 1)
+        self.head_spin.setValue(self.topics.qkv_head)  # the nearest head there is
         self.head_spin.blockSignals(False)
         tokens = breakdown.tokens
         x_levels = symmetric_levels(breakdown.x_in)
@@ -80,7 +83,7 @@ class QKVView(TopicView):
 
     def _draw_head(self, levels) -> None:
         b = self.breakdown
-        head = min(self.head_spin.value(), b.n_heads - 1)
+        head = min(self.topics.qkv_head, b.n_heads - 1)
         s = b.head_slice(head)
         cols = b.head_columns(head)
         for name, part in (("Q", s.q), ("K", s.k), ("V", s.v)):
@@ -114,6 +117,6 @@ class QKVView(TopicView):
 
     def restyle(self, on: bool) -> None:
         if self.breakdown is not None:
-            self._on_head(self.head_spin.value())
+            self._on_head(self.topics.qkv_head)
         for plot in self.plots.values():
             plot.set_presentation(on)

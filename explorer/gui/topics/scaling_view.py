@@ -15,10 +15,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from ...app.topics import SWEEP_SEEDS, ScalingData, compute_scaling  # noqa: F401 (SWEEP_SEEDS: tests)
+from ...app.topics import (SWEEP_SEEDS, ScalingData, compute_scaling,  # noqa: F401 (tests)
+                           scaling_job)
 from ...core.topics.scaling import ScoreStats
 from ..plotting.fonts import css_pt, ui_font
 from .base import TopicView
+from .bindings import bind_combo
 from .texts import NOTES
 from .widgets import FOREGROUND, plot_pt, set_plot_title, text_pt
 
@@ -44,8 +46,10 @@ class ScalingView(TopicView):
         for key in ("unit", "course"):
             en, ko = NOTES[f"sweep_{key}"]
             self.init.addItem(f"{ko} · {en}", key)
-        self.measure.currentIndexChanged.connect(lambda _i: self.restyle(self.presentation))
-        self.init.currentIndexChanged.connect(lambda _i: self.invalidate())
+        bind_combo(self.measure, self.topics, "scaling_measure")
+        bind_combo(self.init, self.topics, "scaling_init")
+        self.topics.scaling_measure_changed.connect(lambda _m: self.restyle(self.presentation))
+        self.topics.scaling_init_changed.connect(lambda _i: self.invalidate())
         for combo in (self.measure, self.init):
             combo.setMinimumWidth(COMBO_MIN_WIDTH)  # shrink (eliding) rather than widen the window
         for w in (QLabel("스윕 · sweep:"), self.measure):
@@ -105,7 +109,7 @@ class ScalingView(TopicView):
         self.restyle(False)
 
     def request(self) -> tuple:
-        return (compute_scaling, self.result, self.init.currentData())
+        return scaling_job(self.result, self.topics)
 
     def draw(self, data: ScalingData | None) -> None:
         if data is None:
@@ -151,7 +155,7 @@ class ScalingView(TopicView):
         if data is None:
             return
         sweep = data.sweep
-        measure = self.measure.currentData()
+        measure = self.topics.scaling_measure
         if sweep is None:
             self.sweep_scaled.setData([], [])
             self.sweep_unscaled.setData([], [])
@@ -211,7 +215,7 @@ class ScalingView(TopicView):
         self.raw_plot.setLabel("left", "count", **label)
         self.scaled_plot.setLabel("bottom", "q·k / √d_head", **label)
         self.sweep_plot.setLabel("bottom", "d_model", **label)
-        self.sweep_plot.setLabel("left", AXIS_LABELS[self.measure.currentData()], **label)
+        self.sweep_plot.setLabel("left", AXIS_LABELS[self.topics.scaling_measure], **label)
         for _sample, text in self.sweep_legend.items:
             text.setText(text.text, size=css_pt(pt), color=FOREGROUND)
         for item in (self.uniform_text, self.current_text):

@@ -1,8 +1,9 @@
 """Pieces every topic view shares: the explanation box and a labelled matrix heatmap.
 
-`MatrixPlot` draws one matrix row-major (row 0 at the top, cell (r, c) centred at x=c, y=r),
-with token or index tick labels, an optional outlined column band, outlined rows and value
-labels for small matrices. Signed matrices use a diverging map with symmetric levels, so
+`MatrixPlot` is the shared `plotting.matrix.MatrixHeatmap` (one matrix row-major, row 0 at the
+top, cell (r, c) centred at x=c, y=r, token or index tick labels, title) plus what the topics add:
+an optional outlined column band, outlined rows, a grey mask overlay and value labels for small
+matrices. Signed matrices use a diverging map with symmetric levels, so
 0 is always the neutral middle colour.
 """
 
@@ -16,11 +17,10 @@ from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, Q
                                QVBoxLayout, QWidget)
 
 from ..plotting.axes import free_title_width
-from ..plotting.colormaps import dark_text_on, resolve_colormap
+from ..plotting.colormaps import resolve_colormap
 from ..plotting.fonts import css_pt, ui_font
 from ..plotting.heatmap_item import cosmetic_pen
-from ..plotting.matrix import matrix_image, matrix_view
-from ..plotting.token_ticks import tick_levels
+from ..plotting.matrix import MatrixHeatmap, matrix_image
 from .texts import TopicText
 
 FOREGROUND = "#222222"
@@ -155,13 +155,12 @@ def checkbox_style(presentation: bool) -> str:
     return f"QCheckBox::indicator {{ width: {px}px; height: {px}px; }}"
 
 
-class MatrixPlot:
+class MatrixPlot(MatrixHeatmap):
     """One heatmap in a GraphicsLayout (see the module docstring)."""
 
     def __init__(self, title: str = ""):
-        self.plot = matrix_view(pg.PlotItem())
+        super().__init__()
         vb = self.plot.getViewBox()
-        self.image = matrix_image(self.plot)
         self.overlay = matrix_image(self.plot)
         self.overlay.setZValue(2)
         self.band = QGraphicsPathItem()
@@ -193,11 +192,7 @@ class MatrixPlot:
         self._array = array
         rows, cols = array.shape
         colormap = resolve_colormap(cmap)
-        self.image.setImage(array, autoLevels=False, levels=levels)
-        self.image.setColorMap(colormap)
-        rect = QRectF(-0.5, -0.5, cols, rows)
-        self.image.setRect(rect)
-        self.plot.getViewBox().setRange(rect, padding=0.0)
+        self.set_image(array, levels, colormap)
         self._set_ticks("left", row_labels if row_labels is not None else range(rows),
                         literal=literal_row_labels)
         self._set_ticks("bottom", col_labels if col_labels is not None else range(cols))
@@ -245,7 +240,7 @@ class MatrixPlot:
 
     def set_title(self, title: str) -> None:
         self._title = title
-        set_plot_title(self.plot, title, plot_pt(self._presentation) + 1)
+        super().set_title(title, size=css_pt(plot_pt(self._presentation) + 1), color=FOREGROUND)
 
     @property
     def title(self) -> str:
@@ -261,12 +256,8 @@ class MatrixPlot:
     def set_presentation(self, on: bool) -> None:
         self._presentation = on
         pt = plot_pt(on)
-        for name in ("left", "bottom"):
-            axis = self.plot.getAxis(name)
-            axis.setPen(pg.mkPen(FOREGROUND, width=2 if on else 1))
-            axis.setTextPen(pg.mkPen(FOREGROUND))
-            axis.setStyle(tickFont=ui_font(pt), tickLength=-4, autoReduceTextSpace=True,
-                          hideOverlappingLabels=True)
+        self.style_axes(FOREGROUND, pt, width=2 if on else 1, tickLength=-4,
+                        autoReduceTextSpace=True, hideOverlappingLabels=True)
         self.band.setPen(cosmetic_pen(BAND_COLOUR, 4 if on else 2.5))
         self.rows.setPen(cosmetic_pen(EMPTY_ROW_COLOUR, 4 if on else 2.5, Qt.PenStyle.DashLine))
         for item in self._values:
@@ -277,9 +268,7 @@ class MatrixPlot:
             self.set_axis_labels(*self._axis_labels)
 
     def _set_ticks(self, name: str, labels, literal: bool = False) -> None:
-        labels = [str(x) for x in labels]
-        max_chars = 24 if literal else MAX_TICK_LABEL_CHARS
-        self.plot.getAxis(name).setTicks(tick_levels(labels, max_chars, literal))
+        self.set_token_ticks(name, labels, 24 if literal else MAX_TICK_LABEL_CHARS, literal)
 
     def _set_values(self, array, levels, colormap, fmt, cells=None) -> None:
         for item in self._values:
@@ -287,9 +276,7 @@ class MatrixPlot:
         self._values = []
         if array is None or array.size > MAX_VALUE_CELLS:
             return
-        lo, hi = levels
-        span = (hi - lo) or 1.0
-        dark = dark_text_on(colormap, (array.ravel() - lo) / span)  # (cells,)
+        dark = self.dark_text(array, levels, colormap).ravel()  # (cells,)
         font = ui_font(plot_pt(self._presentation), bold=True)
         for i, ((r, c), v) in enumerate(np.ndenumerate(array)):
             if cells is not None and not cells[r, c]:

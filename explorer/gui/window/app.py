@@ -162,6 +162,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     preferred = None if saved.backend == "numpy" else (saved.backend, saved.device)
     view = ViewState(settings.colormap, settings.show_values, settings.presentation)
     state = AppState(saved.replace(backend="numpy", device="cpu"), view=view)
+    notes += state.topics.update_from_dict(settings.topics)
     window = MainWindow(state, settings)
     startup = _Startup(window, preferred, t0)
     ctrl_c = _let_python_see_ctrl_c(app, window)

@@ -148,13 +148,14 @@ class MainWindow(QMainWindow):
             self.restoreState(QByteArray.fromBase64(settings.window_state.encode("ascii")))
 
     def settings_snapshot(self, config=None) -> Settings:
-        """What to save: the config (or `config`), layout and view options."""
+        """What to save: the config (or `config`), layout, view options and topic settings."""
         view = self.state.view
         return Settings(
             config=config if config is not None else self.state.config,
             geometry=bytes(self.saveGeometry().toBase64()).decode("ascii"),
             window_state=bytes(self.saveState().toBase64()).decode("ascii"),
-            colormap=view.colormap, show_values=view.show_values, presentation=view.presentation)
+            colormap=view.colormap, show_values=view.show_values, presentation=view.presentation,
+            topics=self.state.topics.to_dict())
 
     # ----- construction --------------------------------------------------------------------
     def _build_menus(self) -> None:
