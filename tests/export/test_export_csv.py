@@ -76,7 +76,7 @@ def test_pieces_join_to_the_csv_module_text(monkeypatch):
     """Small pieces (7 rows) so every table comes in many of them, cut mid-head and mid-step."""
     from explorer.export import csv_export
     monkeypatch.setattr(csv_export, "ROWS_PER_CHUNK", 7)
-    config = LAB3.replace(tokens=("a,b", 'say "hi"', "나는", "line\nbreak", "x"), d_model=8,
+    config = LAB3.replace(tokens=("a,b", 'say "hi"', "나는", "quote'd", "x"), d_model=8,
                           n_heads=2, causal=True, positional=True, dtype="float32")
     result, trace = forward(config), run_kv_cache(config)
     weights = list(csv_export.weights_chunks(result))
