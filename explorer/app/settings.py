@@ -1,4 +1,5 @@
-"""What survives a restart: the last config, window geometry, colormap, show-values, presentation.
+"""What survives a restart: the last config, window geometry, colormap, show-values, presentation,
+the UI language.
 
 Stored as one JSON object in ``settings.json`` inside the settings folder:
 
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import AttentionConfig, ConfigError
+from .i18n import LANGUAGES
 
 SETTINGS_ENV = "ATTENTION_EXPLORER_SETTINGS_DIR"
 FILE_NAME = "settings.json"
@@ -43,6 +45,7 @@ class Settings:
     colormap: str = "viridis"
     show_values: str = "auto"
     presentation: bool = False
+    language: str = ""        # "en" / "ko"; "" = not chosen yet: the system locale decides
 
     def to_dict(self) -> dict:
         return {
@@ -53,6 +56,7 @@ class Settings:
             "colormap": self.colormap,
             "show_values": self.show_values,
             "presentation": self.presentation,
+            "language": self.language,
         }
 
 
@@ -152,6 +156,11 @@ def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
         out.presentation = presentation
     else:
         problems.append("saved presentation flag ignored")
+    language = data.get("language", defaults.language)
+    if language in ("", *LANGUAGES):
+        out.language = language
+    else:
+        problems.append("saved language ignored")
     return out, problems
 
 

@@ -20,6 +20,7 @@ from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style,
                       plot_pt, set_plot_title)
+from ..plotting.i18n import translate
 
 BAR_COLOUR = "#1f5fbf"
 NORM_COLOURS = "viridis"
@@ -30,12 +31,12 @@ class EncoderView(TopicView):
 
     def build(self) -> None:
         self.norm_combo = QComboBox()
-        self.norm_combo.addItem("Post-LN (2017)", False)
-        self.norm_combo.addItem("Pre-LN (GPT-2)", True)
+        self.norm_combo.addItem(translate("topics.encoder_view", "Post-LN (2017)"), False)
+        self.norm_combo.addItem(translate("topics.encoder_view", "Pre-LN (GPT-2)"), True)
         self.act_combo = QComboBox()
-        self.act_combo.addItem("GELU", "gelu")
-        self.act_combo.addItem("ReLU", "relu")
-        self.auto_ff = QCheckBox("d_ff = 4·d_model")
+        self.act_combo.addItem(translate("topics.encoder_view", "GELU"), "gelu")
+        self.act_combo.addItem(translate("topics.encoder_view", "ReLU"), "relu")
+        self.auto_ff = QCheckBox(translate("topics.encoder_view", "d_ff = 4·d_model"))
         self.auto_ff.setChecked(True)
         self.ff_spin = QSpinBox()
         self.ff_spin.setRange(0, MAX_D_FF)
@@ -46,8 +47,8 @@ class EncoderView(TopicView):
             w.currentIndexChanged.connect(lambda _i: self.invalidate())
         self.auto_ff.toggled.connect(self._on_auto_ff)
         self.ff_spin.valueChanged.connect(lambda _v: self.invalidate())
-        for w in (QLabel("LayerNorm:"), self.norm_combo, QLabel("FFN:"), self.act_combo,
-                  self.auto_ff, QLabel("d_ff"), self.ff_spin):
+        for w in (QLabel(translate("topics.encoder_view", "LayerNorm:")), self.norm_combo, QLabel(translate("topics.encoder_view", "FFN:")), self.act_combo,
+                  self.auto_ff, QLabel(translate("topics.encoder_view", "d_ff")), self.ff_spin):
             self.controls.addWidget(w)
         ci = self.graphics.ci
         self.bars_plot = ci.addPlot(row=0, col=0)
@@ -98,20 +99,21 @@ class EncoderView(TopicView):
         cfg = block.config
         mode = "Pre-LN" if cfg.norm_first else "Post-LN"
         set_plot_title(self.bars_plot,
-                       f"mean ‖token‖ per stage · {mode}, {cfg.activation.upper()}, "
-                       f"d_ff {cfg.ffn_width}  (√d_model = {np.sqrt(cfg.attention.d_model):.2f})",
+                       translate("topics.encoder_view", "mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})").format(
+                           mode=mode, act=cfg.activation.upper(), d_ff=cfg.ffn_width,
+                           root=f"{np.sqrt(cfg.attention.d_model):.2f}"),
                        plot_pt(self.presentation) + 1)
         tokens = cfg.attention.tokens
         self.token_norms.set_matrix(row_norms, (0.0, float(row_norms.max(initial=0)) or 1.0),
                                     NORM_COLOURS, row_labels=names, col_labels=tokens,
-                                    title="‖token‖ per stage and token",
+                                    title=translate("topics.encoder_view", "‖token‖ per stage and token"),
                                     values=row_norms.size <= 64, fmt="{:.1f}",
                                     literal_row_labels=True)
         middle = names[3]  # "x + attention" (Post-LN) / "h = x + attention" (Pre-LN)
         if not cfg.norm_first:
             middle = "h = LN(x + attention)"
-        shown = {"x": ("x (input)", block.stage("x")), "h": (middle, block.stage(middle)),
-                 "output": ("block output", block.output)}
+        shown = {"x": (translate("topics.encoder_view", "x (input)"), block.stage("x")), "h": (middle, block.stage(middle)),
+                 "output": (translate("topics.encoder_view", "block output"), block.output)}
         for key, (title, arr) in shown.items():
             self.stage_plots[key].set_matrix(arr, symmetric_levels(arr), DIVERGING,
                                              row_labels=tokens,
