@@ -35,7 +35,9 @@ ALLOW = {
     "left", "right", "up", "down", "tab", "del", "ins", "backspace", "return", "enter",
     "pad",  # the padding token as typed (<pad>)
     # sub-layer and variable names in formulas: "Add & Norm", "output = Σ_h ...", "‖Δoutput‖"
-    "add", "norm", "output",
+    "add", "norm", "output", "out", "act",
+    # code quoted in an explanation: np.random.RandomState(seed + 1), "seed + 2"
+    "np", "random", "randomstate", "seed",
     # View → "Language / 언어" and "English": bilingual on purpose, so anyone finds the way back
     "language", "english",
 }
@@ -46,8 +48,8 @@ WORD = re.compile(r"[A-Za-z][A-Za-z_0-9̄]*")
 
 def english_words(text: str, tokens=()) -> list[str]:
     text = re.sub(r"<[^>]+>", " ", text)  # rich-text tags
-    for token in tokens:
-        text = text.replace(token, " ")
+    for token in tokens:  # whole tokens only ("to" must not eat into "torch")
+        text = re.sub(rf"(?<![A-Za-z]){re.escape(token)}(?![A-Za-z])", " ", text)
     return [w for w in WORD.findall(text) if w.lower() not in ALLOW and not SYMBOL.match(w)]
 
 
@@ -91,13 +93,14 @@ def _item_texts(widget: QWidget) -> list[tuple[str, str]]:
 
 
 def shown_texts(root: QWidget) -> list[tuple[str, str]]:
-    """(where, text) for every text under `root`, menus included (empty texts dropped)."""
+    """(where, text) for every text the user can see under `root` (widgets shown with it: the
+    current tab only), its menus and actions included (empty texts dropped)."""
     widgets = [root, *root.findChildren(QWidget)]
     menus = [m for w in widgets for a in w.actions() if (m := a.menu()) is not None]
     found = []
     for widget in widgets + [m for m in menus if m not in widgets]:
-        if widget.isHidden() and not isinstance(widget, QMenu):  # hidden on purpose (e.g.
-            continue                                             # the other language's text)
+        if widget is not root and not isinstance(widget, QMenu) and not widget.isVisibleTo(root):
+            continue  # another tab's page, or hidden on purpose (the other language's text)
         found += [(where, text) for where, text in _item_texts(widget) if text]
     return found
 

@@ -56,7 +56,7 @@
     </message>
     <message>
         <source>weights</source>
-        <translation>가중치</translation>
+        <translation>가중치 초기화</translation>
     </message>
     <message>
         <source>course: randn × 0.5</source>
@@ -143,7 +143,7 @@
     </message>
     <message>
         <source>Seed</source>
-        <translation>시드</translation>
+        <translation>난수 시드</translation>
     </message>
     <message>
         <source>Scaling and masks</source>
@@ -1196,7 +1196,7 @@
     </message>
     <message>
         <source>Heads</source>
-        <translation>헤드</translation>
+        <translation>어텐션 헤드</translation>
     </message>
     <message>
         <source>Controls</source>
@@ -1389,7 +1389,7 @@ d_model, 헤드 수, 시드, 스케일링, 마스크, 위치 인코딩을 바꾸
     </message>
     <message>
         <source>Keys</source>
-        <translation>키</translation>
+        <translation>단축키</translation>
     </message>
     <message>
         <source>Action</source>

@@ -78,6 +78,7 @@ def install_language(language: str) -> bool:
 
 # ----- live retranslation -------------------------------------------------------------------
 _PLACEHOLDER = re.compile(r"%\d|\{[a-z_]*\}")
+NOT_ON_SCREEN = ("report", "export")  # dump's text and figure title lines: never a live widget
 
 
 @lru_cache(maxsize=None)
@@ -85,12 +86,17 @@ def _mapping(old: str, new: str) -> tuple[dict[str, str], list[tuple[re.Pattern,
     """Exact old-text -> new-text, and (regex, new template, placeholder names) for templates."""
     sources = set(_i18n.catalog("ko")) | set(_i18n.catalog(old)) | set(_i18n.catalog(new))
     exact, templates = {}, []
-    for context, source in sources:
+    for context, source in sorted(sources):
+        if context in NOT_ON_SCREEN:
+            continue
         before = _i18n.translate(context, source, old)
         after = _i18n.translate(context, source, new)
         if before == after:
             continue
         names = _PLACEHOLDER.findall(before)
+        if names and len(re.findall(r"\w", _PLACEHOLDER.sub("", before))) < 2:
+            continue  # e.g. "{time}, {device}": would match any text with a comma; such texts
+            #           are rebuilt from data when the views redraw
         if names:
             parts = re.split(r"(%\d|\{[a-z_]*\})", before)
             pattern = "".join("(.*?)" if _PLACEHOLDER.fullmatch(p) else re.escape(p)
@@ -132,6 +138,7 @@ def switch_language(language: str, roots=None) -> str:
     qt_pairs = {b: QCoreApplication.translate(c, t) for b, (c, t) in zip(qt_before, QT_OWN)}
     QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)  # widgets' own hooks
     from .retranslate import retranslate_tree
+    seen: set = set()  # menus are top-level widgets too: convert each text once, never twice
     for root in (roots if roots is not None else QApplication.topLevelWidgets()):
-        retranslate_tree(root, lambda text: qt_pairs.get(text) or convert(text, old, language))
+        retranslate_tree(root, lambda text: qt_pairs.get(text) or convert(text, old, language), seen)
     return old
