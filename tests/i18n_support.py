@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pyqtgraph as pg
-from PySide6.QtWidgets import (QAbstractButton, QComboBox, QGraphicsView, QGroupBox, QLabel,
+from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QGraphicsView, QGroupBox, QLabel,
                                QLineEdit, QMenu, QTableWidget, QTabWidget, QWidget)
 
 # Words kept in English in the Korean UI, each for a reason:
@@ -60,6 +60,9 @@ def _item_texts(widget: QWidget) -> list[tuple[str, str]]:
             widget.inherits("QDockWidget") else "")]
     if isinstance(widget, (QLabel, QAbstractButton)):
         out.append((name, widget.text()))
+    if isinstance(widget, QAbstractSpinBox):
+        out += [(name + ".affix", widget.prefix() + " " + widget.suffix()
+                 if hasattr(widget, "suffix") else ""), (name + ".special", widget.specialValueText())]
     if isinstance(widget, QLineEdit):
         out.append((name + ".placeholder", widget.placeholderText()))
     if isinstance(widget, (QGroupBox, QMenu)):

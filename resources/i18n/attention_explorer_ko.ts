@@ -439,6 +439,10 @@
         <translation>마지막 단계 (End)</translation>
     </message>
     <message>
+        <source> steps/s</source>
+        <translation> 단계/초</translation>
+    </message>
+    <message>
         <source>Playback speed</source>
         <translation>재생 속도</translation>
     </message>
@@ -989,6 +993,10 @@
     <message>
         <source>mean entropy (nats)</source>
         <translation>평균 엔트로피 (nats)</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>헤드</translation>
     </message>
     <message>
         <source>sweep:</source>

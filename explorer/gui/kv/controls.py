@@ -48,7 +48,7 @@ class KVControls(QWidget):
         self.speed_spin.setRange(0.25, MAX_SPEED)
         self.speed_spin.setDecimals(2)
         self.speed_spin.setValue(DEFAULT_SPEED)
-        self.speed_spin.setSuffix(" steps/s")
+        self.speed_spin.setSuffix(translate("kv.controls", " steps/s"))
         self.speed_spin.setToolTip(translate("kv.controls", "Playback speed"))
         self.step_spin = QSpinBox()
         self.step_spin.setRange(0, 0)

@@ -27,8 +27,8 @@ SCALED_PEN = ("#1f5fbf", Qt.PenStyle.SolidLine)
 UNSCALED_PEN = ("#d0541c", Qt.PenStyle.DashLine)
 MEASURES = {"max_weight": QT_TRANSLATE_NOOP("topics.scaling_view", "mean max weight"),
             "entropy": QT_TRANSLATE_NOOP("topics.scaling_view", "mean entropy (nats)")}
-AXIS_LABELS = {"max_weight": "mean max weight", "entropy": "mean entropy (nats)"}
-TABLE_COLUMNS = ("head", "Var(q·k)", "Var(q·k/√d)", "max w̄", "H̄")
+AXIS_LABELS = {"max_weight": QT_TRANSLATE_NOOP("topics.scaling_view", "mean max weight"), "entropy": QT_TRANSLATE_NOOP("topics.scaling_view", "mean entropy (nats)")}
+TABLE_COLUMNS = (QT_TRANSLATE_NOOP("topics.scaling_view", "head"), "Var(q·k)", "Var(q·k/√d)", "max w̄", "H̄")
 
 
 COMBO_MIN_WIDTH = 120  # px; the init combo's text alone is ~500 px at 10 pt, ~780 at 16 pt
@@ -60,7 +60,7 @@ class ScalingView(TopicView):
         init_row.addStretch(1)
         self.layout().insertLayout(self.layout().indexOf(self.controls) + 1, init_row)
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
-        self.table.setHorizontalHeaderLabels(TABLE_COLUMNS)
+        self.table.setHorizontalHeaderLabels([translate("topics.scaling_view", c) for c in TABLE_COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.summary = QLabel("")
@@ -214,7 +214,8 @@ class ScalingView(TopicView):
         self.raw_plot.setLabel("left", translate("topics.scaling_view", "count"), **label)
         self.scaled_plot.setLabel("bottom", translate("topics.scaling_view", "q·k / √d_head"), **label)
         self.sweep_plot.setLabel("bottom", translate("topics.scaling_view", "d_model"), **label)
-        self.sweep_plot.setLabel("left", AXIS_LABELS[self.measure.currentData()], **label)
+        self.sweep_plot.setLabel("left", translate("topics.scaling_view", AXIS_LABELS[self.measure.currentData()]),
+                                **label)
         for _sample, text in self.sweep_legend.items:
             text.setText(text.text, size=css_pt(pt), color=FOREGROUND)
         for item in (self.uniform_text, self.current_text):
