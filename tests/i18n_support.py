@@ -17,8 +17,6 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QGr
 
 # Words kept in English in the Korean UI, each for a reason:
 ALLOW = {
-    # the product's name (window title, About)
-    "attention", "explorer",
     # symbols and names from the maths, written the same in the course's Korean slides
     "softmax", "var", "layernorm", "ffn", "gelu", "relu", "pre", "post", "ln", "mha", "nan",
     "and",  # the logical AND in "결합 = 패딩 AND 인과" (a formula, as in the slides)
@@ -48,6 +46,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z_0-9̄]*")
 
 def english_words(text: str, tokens=()) -> list[str]:
     text = re.sub(r"<[^>]+>", " ", text)  # rich-text tags
+    text = text.replace("Attention Explorer", " ")  # the product's name (title bar, About)
     for token in tokens:  # whole tokens only ("to" must not eat into "torch")
         text = re.sub(rf"(?<![A-Za-z]){re.escape(token)}(?![A-Za-z])", " ", text)
     return [w for w in WORD.findall(text) if w.lower() not in ALLOW and not SYMBOL.match(w)]
@@ -88,6 +87,8 @@ def _item_texts(widget: QWidget) -> list[tuple[str, str]]:
         for item in widget.scene().items():
             if isinstance(item, pg.AxisItem):
                 out.append((f"{name}.axis", item.labelText))
+                for level in item._tickLevels or []:  # tick texts set with setTicks (stage names)
+                    out += [(f"{name}.tick", str(label)) for _, label in level]
             elif isinstance(item, pg.LabelItem):
                 out.append((f"{name}.label", item.text))
             elif isinstance(item, pg.TextItem):

@@ -878,6 +878,30 @@
         <source>block output</source>
         <translation>블록 출력</translation>
     </message>
+    <message>
+        <source>attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <source>x + attention</source>
+        <translation>x + 어텐션</translation>
+    </message>
+    <message>
+        <source>h = x + attention</source>
+        <translation>h = x + 어텐션</translation>
+    </message>
+    <message>
+        <source>h = LN(x + attention)</source>
+        <translation>h = LN(x + 어텐션)</translation>
+    </message>
+    <message>
+        <source>output = h + FFN</source>
+        <translation>출력 = h + FFN</translation>
+    </message>
+    <message>
+        <source>output = LN(h + FFN)</source>
+        <translation>출력 = LN(h + FFN)</translation>
+    </message>
 </context>
 <context>
     <name>topics.masks_view</name>

@@ -92,7 +92,8 @@ class EncoderView(TopicView):
         means = row_norms.mean(axis=1)  # (stages,)
         y = np.arange(len(names))
         self.bars.setOpts(x0=np.zeros(len(names)), y=y, width=means, height=0.7)
-        self.bars_plot.getAxis("left").setTicks([[(float(i), s) for i, s in enumerate(names)]])
+        shown_names = [translate("topics.encoder_view", s) for s in names]  # core's stage names, in the UI language
+        self.bars_plot.getAxis("left").setTicks([[(float(i), s) for i, s in enumerate(shown_names)]])
         self.bars_plot.setYRange(-0.6, len(names) - 0.4, padding=0)
         self.bars_plot.setXRange(0, float(means.max(initial=0)) * 1.25 or 1.0, padding=0)
         self._label_bars(means)
@@ -105,14 +106,14 @@ class EncoderView(TopicView):
                        plot_pt(self.presentation) + 1)
         tokens = cfg.attention.tokens
         self.token_norms.set_matrix(row_norms, (0.0, float(row_norms.max(initial=0)) or 1.0),
-                                    NORM_COLOURS, row_labels=names, col_labels=tokens,
+                                    NORM_COLOURS, row_labels=shown_names, col_labels=tokens,
                                     title=translate("topics.encoder_view", "‖token‖ per stage and token"),
                                     values=row_norms.size <= 64, fmt="{:.1f}",
                                     literal_row_labels=True)
         middle = names[3]  # "x + attention" (Post-LN) / "h = x + attention" (Pre-LN)
         if not cfg.norm_first:
             middle = "h = LN(x + attention)"
-        shown = {"x": (translate("topics.encoder_view", "x (input)"), block.stage("x")), "h": (middle, block.stage(middle)),
+        shown = {"x": (translate("topics.encoder_view", "x (input)"), block.stage("x")), "h": (translate("topics.encoder_view", middle), block.stage(middle)),
                  "output": (translate("topics.encoder_view", "block output"), block.output)}
         for key, (title, arr) in shown.items():
             self.stage_plots[key].set_matrix(arr, symmetric_levels(arr), DIVERGING,

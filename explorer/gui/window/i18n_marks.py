@@ -23,6 +23,13 @@ MARKS = (
     QT_TRANSLATE_NOOP("presets", "The last two tokens are padding: no query may attend to them."),
     QT_TRANSLATE_NOOP("presets", "Eight heads, one sentence"),
     QT_TRANSLATE_NOOP("presets", "d_model 64 split into 8 heads of 8: each head finds its own pattern."),
+    # explorer/core/topics/encoder.py stage names (the encoder view's bars and rows)
+    QT_TRANSLATE_NOOP("topics.encoder_view", "attention"),
+    QT_TRANSLATE_NOOP("topics.encoder_view", "x + attention"),
+    QT_TRANSLATE_NOOP("topics.encoder_view", "h = x + attention"),
+    QT_TRANSLATE_NOOP("topics.encoder_view", "h = LN(x + attention)"),
+    QT_TRANSLATE_NOOP("topics.encoder_view", "output = h + FFN"),
+    QT_TRANSLATE_NOOP("topics.encoder_view", "output = LN(h + FFN)"),
     # gui/topics/texts.py tab names (the explanations themselves are bilingual in that file)
     QT_TRANSLATE_NOOP("topics", "Cross-attention"),
     QT_TRANSLATE_NOOP("topics", "Masks"),
