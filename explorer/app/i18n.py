@@ -15,6 +15,8 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
+from .resources import resource_path
+
 LANGUAGES = ("en", "ko")
 DEFAULT_LANGUAGE = "en"
 CATALOG_STEM = "attention_explorer"
@@ -44,17 +46,7 @@ def set_current_language(language: str) -> None:
 
 def catalog_path(language: str, suffix: str = ".ts") -> Path | None:
     """resources/i18n/attention_explorer_<language><suffix> in a checkout or an installed wheel."""
-    parts = ("i18n", f"{CATALOG_STEM}_{language}{suffix}")
-    import explorer
-    candidate = Path(explorer.__file__).resolve().parent.parent / "resources" / Path(*parts)
-    if candidate.exists():
-        return candidate
-    try:
-        from importlib.resources import files
-        installed = Path(str(files("explorer.resources").joinpath(*parts)))
-    except (ImportError, ModuleNotFoundError, TypeError):
-        return None
-    return installed if installed.exists() else None
+    return resource_path("i18n", f"{CATALOG_STEM}_{language}{suffix}")
 
 
 @lru_cache(maxsize=None)
