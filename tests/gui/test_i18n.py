@@ -192,3 +192,12 @@ def test_default_language_follows_the_system_locale(monkeypatch, locale, expecte
 
 def test_qt_own_texts_follow_too(qtbot, korean_ui):
     assert QApplication.translate("QPlatformTheme", "Cancel") == "취소"
+
+
+def test_topic_notes_and_titles_follow_the_language(korean_ui):
+    from explorer.gui.topics.texts import TEXTS, note
+    assert note("all_pruned").startswith("모든 헤드를 껐습니다")
+    assert note("empty_row", row=0, token="<pad>").startswith("0번 행(<pad>)")
+    assert TEXTS["masks"].menu_title == "패딩 마스크와 마스크 결합"
+    install_language("en")
+    assert note("all_pruned").startswith("All heads are pruned")
