@@ -25,33 +25,51 @@ class Shortcut:
     group: str
 
 
+# groups of the Help table (texts marked for the catalogue, translated where shown)
+MODEL = QT_TRANSLATE_NOOP("window.shortcuts", "Model")
+VIEW = QT_TRANSLATE_NOOP("window.shortcuts", "View")
+FILE = QT_TRANSLATE_NOOP("window.shortcuts", "File")
+KV = QT_TRANSLATE_NOOP("window.shortcuts", "KV cache")
+HELP = QT_TRANSLATE_NOOP("window.shortcuts", "Help")
+
 SHORTCUTS: tuple[Shortcut, ...] = (
-    Shortcut("heads_up", ("H",), QT_TRANSLATE_NOOP("window.shortcuts", "More heads (next divisor of d_model)"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("heads_down", ("Shift+H",), QT_TRANSLATE_NOOP("window.shortcuts", "Fewer heads"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("d_model_up", ("D",), QT_TRANSLATE_NOOP("window.shortcuts", "Larger d_model"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("d_model_down", ("Shift+D",), QT_TRANSLATE_NOOP("window.shortcuts", "Smaller d_model"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("seed_up", ("S",), QT_TRANSLATE_NOOP("window.shortcuts", "Seed + 1"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("seed_down", ("Shift+S",), QT_TRANSLATE_NOOP("window.shortcuts", "Seed − 1"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("random_seed", ("R",), QT_TRANSLATE_NOOP("window.shortcuts", "New random seed"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("toggle_scaling", ("/",), QT_TRANSLATE_NOOP("window.shortcuts", "Toggle ÷√d_head scaling"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("toggle_causal", ("C",), QT_TRANSLATE_NOOP("window.shortcuts", "Toggle causal mask"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("toggle_positional", ("E",), QT_TRANSLATE_NOOP("window.shortcuts", "Toggle positional encoding"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    Shortcut("edit_sentence", ("Ctrl+L",), QT_TRANSLATE_NOOP("window.shortcuts", "Edit the sentence"), QT_TRANSLATE_NOOP("window.shortcuts", "Model")),
-    *(Shortcut(f"focus_head_{i}", (str(i + 1),), QT_TRANSLATE_NOOP("window.shortcuts", "Enlarge head %1"), "View") for i in range(9)),
-    Shortcut("unfocus_head", ("Escape",), QT_TRANSLATE_NOOP("window.shortcuts", "Back to all heads"), QT_TRANSLATE_NOOP("window.shortcuts", "View")),
-    Shortcut("cycle_show_values", ("V",), QT_TRANSLATE_NOOP("window.shortcuts", "Cell values: auto → on → off"), QT_TRANSLATE_NOOP("window.shortcuts", "View")),
-    Shortcut("presentation", ("F5", "Ctrl+P"), QT_TRANSLATE_NOOP("window.shortcuts", "Presentation mode"), QT_TRANSLATE_NOOP("window.shortcuts", "View")),
-    Shortcut("full_screen", ("F11",), QT_TRANSLATE_NOOP("window.shortcuts", "Full screen"), QT_TRANSLATE_NOOP("window.shortcuts", "View")),
-    Shortcut("toggle_controls", ("F9", "Ctrl+B"), QT_TRANSLATE_NOOP("window.shortcuts", "Show / hide the controls"), QT_TRANSLATE_NOOP("window.shortcuts", "View")),
-    Shortcut("export", ("Ctrl+Shift+E",), QT_TRANSLATE_NOOP("window.shortcuts", "Export figure…"), QT_TRANSLATE_NOOP("window.shortcuts", "File")),
-    Shortcut("copy_figure", ("Ctrl+Shift+C",), QT_TRANSLATE_NOOP("window.shortcuts", "Copy figure to the clipboard"), QT_TRANSLATE_NOOP("window.shortcuts", "File")),
+    Shortcut("heads_up", ("H",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "More heads (next divisor of d_model)"), MODEL),
+    Shortcut("heads_down", ("Shift+H",), QT_TRANSLATE_NOOP("window.shortcuts", "Fewer heads"), MODEL),
+    Shortcut("d_model_up", ("D",), QT_TRANSLATE_NOOP("window.shortcuts", "Larger d_model"), MODEL),
+    Shortcut("d_model_down", ("Shift+D",), QT_TRANSLATE_NOOP("window.shortcuts", "Smaller d_model"), MODEL),
+    Shortcut("seed_up", ("S",), QT_TRANSLATE_NOOP("window.shortcuts", "Seed + 1"), MODEL),
+    Shortcut("seed_down", ("Shift+S",), QT_TRANSLATE_NOOP("window.shortcuts", "Seed − 1"), MODEL),
+    Shortcut("random_seed", ("R",), QT_TRANSLATE_NOOP("window.shortcuts", "New random seed"), MODEL),
+    Shortcut("toggle_scaling", ("/",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Toggle ÷√d_head scaling"), MODEL),
+    Shortcut("toggle_causal", ("C",), QT_TRANSLATE_NOOP("window.shortcuts", "Toggle causal mask"), MODEL),
+    Shortcut("toggle_positional", ("E",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Toggle positional encoding"), MODEL),
+    Shortcut("edit_sentence", ("Ctrl+L",), QT_TRANSLATE_NOOP("window.shortcuts", "Edit the sentence"), MODEL),
+    *(Shortcut(f"focus_head_{i}", (str(i + 1),),
+               QT_TRANSLATE_NOOP("window.shortcuts", "Enlarge head %1"), VIEW) for i in range(9)),
+    Shortcut("unfocus_head", ("Escape",), QT_TRANSLATE_NOOP("window.shortcuts", "Back to all heads"), VIEW),
+    Shortcut("cycle_show_values", ("V",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Cell values: auto → on → off"), VIEW),
+    Shortcut("presentation", ("F5", "Ctrl+P"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Presentation mode"), VIEW),
+    Shortcut("full_screen", ("F11",), QT_TRANSLATE_NOOP("window.shortcuts", "Full screen"), VIEW),
+    Shortcut("toggle_controls", ("F9", "Ctrl+B"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Show / hide the controls"), VIEW),
+    Shortcut("export", ("Ctrl+Shift+E",), QT_TRANSLATE_NOOP("window.shortcuts", "Export figure…"), FILE),
+    Shortcut("copy_figure", ("Ctrl+Shift+C",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Copy figure to the clipboard"), FILE),
     # Handled by the KV-cache panel itself (no window action); listed so F1 shows them.
-    Shortcut("kv_step", ("Right", "Left"), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: step forward / back"), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache")),
-    Shortcut("kv_play", ("Space",), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: play / pause"), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache")),
-    Shortcut("kv_ends", ("Home", "End"), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: first / last step"), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache")),
-    Shortcut("kv_jump", ("PgDown", "PgUp"), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: 10 steps forward / back"), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache")),
-    Shortcut("shortcuts_help", ("F1",), QT_TRANSLATE_NOOP("window.shortcuts", "Keyboard shortcuts"), QT_TRANSLATE_NOOP("window.shortcuts", "Help")),
-    Shortcut("quit", ("Ctrl+Q",), QT_TRANSLATE_NOOP("window.shortcuts", "Quit"), QT_TRANSLATE_NOOP("window.shortcuts", "File")),
+    Shortcut("kv_step", ("Right", "Left"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: step forward / back"), KV),
+    Shortcut("kv_play", ("Space",), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: play / pause"), KV),
+    Shortcut("kv_ends", ("Home", "End"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: first / last step"), KV),
+    Shortcut("kv_jump", ("PgDown", "PgUp"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: 10 steps forward / back"), KV),
+    Shortcut("shortcuts_help", ("F1",), QT_TRANSLATE_NOOP("window.shortcuts", "Keyboard shortcuts"), HELP),
+    Shortcut("quit", ("Ctrl+Q",), QT_TRANSLATE_NOOP("window.shortcuts", "Quit"), FILE),
 )
 
 CHECKABLE = frozenset({"presentation", "full_screen", "toggle_controls"})
@@ -112,7 +130,8 @@ class ShortcutsDialog(QDialog):
         self.setWindowTitle(translate("window.shortcuts", "Keyboard shortcuts"))
         rows = [s for s in SHORTCUTS if not s.name.startswith("focus_head_")]
         rows.insert(next(i for i, s in enumerate(rows) if s.group == "View"),
-                    Shortcut("focus_head", ("1", "9"), QT_TRANSLATE_NOOP("window.shortcuts", "Enlarge head 0 … 8"), "View"))
+                    Shortcut("focus_head", ("1", "9"),
+                             QT_TRANSLATE_NOOP("window.shortcuts", "Enlarge head 0 … 8"), VIEW))
         self.table = QTableWidget(len(rows), 3, self)
         self.table.setHorizontalHeaderLabels([translate("window.shortcuts", "Keys"), translate("window.shortcuts", "Action"),
                                               translate("window.shortcuts", "Group")])
