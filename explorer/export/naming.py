@@ -90,7 +90,9 @@ def settings_title(config: AttentionConfig, spec: FigureSpec | None = None) -> s
     heads = translate("export", "{n} heads") if config.n_heads != 1 else translate("export", "{n} head")
     parts = [f"d_model {config.d_model}", heads.format(n=config.n_heads),
              f"d_head {config.d_head}", translate("export", "seed {seed}").format(seed=config.seed), scaling,
-             translate("export", "mask: {masks}").format(masks=" + ".join(masks) if masks else translate("export", "none"))]
+             translate("export",
+                       "mask: {masks}").format(masks=" + ".join(masks) if masks else translate("export",
+                                                                                               "none"))]
     if config.positional:
         parts.append(translate("export", "+ positional encoding"))
     label = _spec_label(spec, config)
@@ -104,4 +106,5 @@ def _spec_label(spec: FigureSpec | None, config: AttentionConfig) -> str:
         return translate("export", "head {head}").format(head=spec.index)
     if spec.kind == "pe":
         return translate("export", "positional encoding")
-    return translate("export", "KV cache, step {step} ({token})").format(step=spec.index, token=config.tokens[spec.index])
+    return translate("export", "KV cache, step {step} ({token})").format(step=spec.index,
+                                                                         token=config.tokens[spec.index])

@@ -136,7 +136,8 @@ class SeedControl(QWidget):
         self.spin.setRange(0, SEED_MAX)
         self.spin.setSingleStep(1)
         self.spin.setKeyboardTracking(False)  # typing 4294967295 computes once, on Enter
-        self.spin.setToolTip(translate("controls.model", "Any whole number from 0 to {max} (2³² − 1)").format(max=SEED_MAX))
+        self.spin.setToolTip(translate("controls.model",
+                                       "Any whole number from 0 to {max} (2³² − 1)").format(max=SEED_MAX))
         self.random_button = QPushButton(translate("controls.model", "New random seed"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -18,13 +18,17 @@ SWITCHES = (  # config field, label
 LOADING_LABEL = QT_TRANSLATE_NOOP("controls.options", "torch (loading…)")
 CHOICES = (  # config field, label, ((value, text, tooltip), ...)
     ("init", QT_TRANSLATE_NOOP("controls.options", "weights"), (
-        ("course", QT_TRANSLATE_NOOP("controls.options", "course: randn × 0.5"), QT_TRANSLATE_NOOP("controls.options", "the course's numbers (Lab 3)")),
-        ("unit", QT_TRANSLATE_NOOP("controls.options", "unit: randn / √d_model"), QT_TRANSLATE_NOOP("controls.options", "as real models start: q·k has variance d_head, "
+        ("course", QT_TRANSLATE_NOOP("controls.options", "course: randn × 0.5"),
+         QT_TRANSLATE_NOOP("controls.options", "the course's numbers (Lab 3)")),
+        ("unit", QT_TRANSLATE_NOOP("controls.options", "unit: randn / √d_model"),
+         QT_TRANSLATE_NOOP("controls.options", "as real models start: q·k has variance d_head, "
                                           "so ÷√d_head brings the scores back to variance 1")),
     )),
     ("dtype", QT_TRANSLATE_NOOP("controls.options", "precision"), (
-        ("float64", QT_TRANSLATE_NOOP("controls.options", "float64 (exact)"), QT_TRANSLATE_NOOP("controls.options", "teaching numbers to the last digit")),
-        ("float32", QT_TRANSLATE_NOOP("controls.options", "float32 (fast)"), QT_TRANSLATE_NOOP("controls.options", "about twice as fast at large sizes")),
+        ("float64", QT_TRANSLATE_NOOP("controls.options", "float64 (exact)"),
+         QT_TRANSLATE_NOOP("controls.options", "teaching numbers to the last digit")),
+        ("float32", QT_TRANSLATE_NOOP("controls.options", "float32 (fast)"),
+         QT_TRANSLATE_NOOP("controls.options", "about twice as fast at large sizes")),
     )),
 )
 
@@ -73,7 +77,8 @@ class ChoicesControl(QWidget):
             combo = QComboBox()
             for value, text, tip in options:
                 combo.addItem(translate("controls.options", text), value)
-                combo.setItemData(combo.count() - 1, translate("controls.options", tip), Qt.ItemDataRole.ToolTipRole)
+                combo.setItemData(combo.count() - 1, translate("controls.options", tip),
+                                  Qt.ItemDataRole.ToolTipRole)
             combo.activated.connect(
                 lambda i, name=name, combo=combo: self._state.update(**{name: combo.itemData(i)}))
             layout.addRow(translate("controls.options", label), combo)
@@ -120,7 +125,8 @@ class BackendCombo(QComboBox):
         item = self.model().item(self.count() - 1)
         item.setEnabled(enabled)
         if reason:
-            item.setToolTip(reason if enabled else translate("controls.options", "unavailable: {reason}").format(reason=reason))
+            item.setToolTip(reason if enabled else translate("controls.options",
+                                                             "unavailable: {reason}").format(reason=reason))
 
     def keys(self) -> list:
         return [self.itemData(i) for i in range(self.count())]
@@ -160,7 +166,8 @@ class DisplayControl(QWidget):
         self.values_combo = QComboBox()
         for mode in SHOW_VALUES_MODES:
             self.values_combo.addItem(translate("controls.options", mode), mode)
-        self.values_combo.setToolTip(translate("controls.options", "auto: numbers in the cells when they fit"))
+        self.values_combo.setToolTip(translate("controls.options",
+                                               "auto: numbers in the cells when they fit"))
         layout = QFormLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addRow(translate("controls.options", "colormap"), self.colormap_combo)

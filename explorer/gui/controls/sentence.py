@@ -32,7 +32,8 @@ def padding_summary(padding: frozenset[int]) -> str:
     if len(padded) <= MAX_LISTED_PADDING:
         return ", ".join(map(str, padded))
     head = ", ".join(map(str, padded[:MAX_LISTED_PADDING - 2]))
-    return translate("controls.sentence", "{head}, … {last} ({count} positions)").format(head=head, last=padded[-1], count=len(padded))
+    return translate("controls.sentence", "{head}, … {last} ({count} positions)").format(head=head,
+                                                                                         last=padded[-1], count=len(padded))
 
 
 def style_chip(chip: QToolButton, padded: bool) -> None:
@@ -54,7 +55,8 @@ class SentenceControl(QWidget):
         super().__init__(parent)
         self._state = state
         self.edit = QLineEdit()
-        self.edit.setPlaceholderText(translate("controls.sentence", "type a sentence; tokens are split on spaces"))
+        self.edit.setPlaceholderText(translate("controls.sentence",
+                                               "type a sentence; tokens are split on spaces"))
         self.edit.setClearButtonEnabled(True)
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)
@@ -88,7 +90,8 @@ class SentenceControl(QWidget):
 
     def _show_count(self, config: AttentionConfig) -> None:
         self.count_label.setStyleSheet("")
-        self.count_label.setText((translate("controls.sentence", "n = {n} tokens") if config.n_tokens != 1 else translate("controls.sentence", "n = {n} token")).format(
+        self.count_label.setText((translate("controls.sentence",
+                                            "n = {n} tokens") if config.n_tokens != 1 else translate("controls.sentence", "n = {n} token")).format(
             n=config.n_tokens))
 
     def _on_error(self, message: str) -> None:
@@ -97,7 +100,8 @@ class SentenceControl(QWidget):
         if self._applying:
             n = self._state.config.n_tokens
             self.count_label.setStyleSheet(REFUSED_STYLE)
-            self.count_label.setText(translate("controls.sentence", "not applied: {message} — the picture still shows the "
+            self.count_label.setText(translate("controls.sentence",
+                                               "not applied: {message} — the picture still shows the "
                                                "last sentence (n = {n})").format(message=message, n=n))
 
     def set_text(self, text: str) -> bool:
@@ -159,9 +163,11 @@ class PaddingChips(QWidget):
                     chip.setChecked(i in config.padding)
                 style_chip(chip, i in config.padding)
         self._padding = config.padding
-        text = translate("controls.sentence", "padding: {summary}").format(summary=padding_summary(config.padding))
+        text = translate("controls.sentence",
+                         "padding: {summary}").format(summary=padding_summary(config.padding))
         if len(config.tokens) > MAX_CHIPS:
-            text += translate("controls.sentence", " — chips for the first {count} tokens").format(count=MAX_CHIPS)
+            text += translate("controls.sentence",
+                              " — chips for the first {count} tokens").format(count=MAX_CHIPS)
         self.summary.setText(text)
 
     def _rebuild(self, tokens: tuple[str, ...]) -> None:
@@ -175,7 +181,8 @@ class PaddingChips(QWidget):
             chip.setObjectName("chip")
             chip.setText(token)
             chip.setCheckable(True)
-            chip.setToolTip(translate("controls.sentence", "token {i} “{token}”: click to mark it as padding (masked as a key)").format(
+            chip.setToolTip(translate("controls.sentence",
+                                      "token {i} “{token}”: click to mark it as padding (masked as a key)").format(
                 i=i, token=token))
             chip.toggled.connect(lambda on, i=i: self.toggle(i, on))
             self._flow.addWidget(chip)

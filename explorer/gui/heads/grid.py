@@ -183,16 +183,20 @@ class HeadsGrid(QWidget):
         """The description of one cell shown while the mouse is over it."""
         r = self._result
         tokens = r.tokens
-        where = translate("heads.grid", "head {head}: {query} → {key}").format(head=head, query=tokens[query], key=tokens[key])
+        where = translate("heads.grid", "head {head}: {query} → {key}").format(head=head, query=tokens[query],
+                                                                               key=tokens[key])
         raw = float(r.raw_scores[head, query, key])
         if r.empty_rows[query]:
-            return translate("heads.grid", "{where}: every key is masked for this query (weights all 0)").format(where=where)
+            return translate("heads.grid",
+                             "{where}: every key is masked for this query (weights all 0)").format(where=where)
         if not r.mask[query, key]:
-            return translate("heads.grid", "{where}: masked (weight 0; raw score {raw} not used)").format(where=where, raw=f"{raw:.2f}")
+            return translate("heads.grid",
+                             "{where}: masked (weight 0; raw score {raw} not used)").format(where=where, raw=f"{raw:.2f}")
         text = translate("heads.grid", "{where}, weight {weight}, raw score {raw}").format(
             where=where, weight=f"{float(r.weights[head, query, key]):.2f}", raw=f"{raw:.2f}")
         if r.config.scaled:
-            text += translate("heads.grid", " (scaled {scaled})").format(scaled=f"{float(r.scores[head, query, key]):.2f}")
+            text += translate("heads.grid",
+                              " (scaled {scaled})").format(scaled=f"{float(r.scores[head, query, key]):.2f}")
         return text
 
     def hover_label(self) -> str:
@@ -263,7 +267,8 @@ class HeadsGrid(QWidget):
         axis.setPen(pg.mkPen(FOREGROUND, width=self._style.axis_px))
         axis.setTextPen(pg.mkPen(FOREGROUND))
         axis.setStyle(tickFont=ui_font(self._style.tick_pt))
-        axis.setLabel(translate("heads.grid", "weight"), color=FOREGROUND, **{"font-size": css_pt(self._style.tick_pt)})
+        axis.setLabel(translate("heads.grid", "weight"), color=FOREGROUND,
+                      **{"font-size": css_pt(self._style.tick_pt)})
 
     def _apply_label_fonts(self) -> None:
         font = ui_font(self._style.title_pt if self._presentation else self._style.tick_pt + 1)

@@ -103,14 +103,19 @@ class InfoStrip(QWidget):
 
     def set_result(self, result: AttentionResult) -> None:
         c = result.config
-        self.shape_label.setText(translate("heads.info_strip", "shapes {flow}").format(flow=result.shape_flow()))
-        self.shape_label.setToolTip(translate("heads.info_strip", "X (n, d_model) → split into heads (h, n, d_head) → "
+        self.shape_label.setText(translate("heads.info_strip",
+                                           "shapes {flow}").format(flow=result.shape_flow()))
+        self.shape_label.setToolTip(translate("heads.info_strip",
+                                              "X (n, d_model) → split into heads (h, n, d_head) → "
                                     "concat and W_O (n, d_model)"))
-        self.params_label.setText(translate("heads.info_strip", "parameters {count}").format(count=f"{result.param_count:,}"))
-        self.params_label.setToolTip(translate("heads.info_strip", "W_Q, W_K, W_V, W_O: {numbers}, the same for "
+        self.params_label.setText(translate("heads.info_strip",
+                                            "parameters {count}").format(count=f"{result.param_count:,}"))
+        self.params_label.setToolTip(translate("heads.info_strip",
+                                               "W_Q, W_K, W_V, W_O: {numbers}, the same for "
                                                "any number of heads").format(numbers=f"4 · {c.d_model} · {c.d_model}"))
         self.entropy_label.setText(entropy_text(result))
-        self.time_label.setText(translate("heads.info_strip", "{time} on {device}").format(time=time_text(result.elapsed_s),
+        self.time_label.setText(translate("heads.info_strip",
+                                          "{time} on {device}").format(time=time_text(result.elapsed_s),
                                                                           device=result.device))
         self.time_label.setToolTip(translate("heads.info_strip", "{count} floating-point operations").format(
             count=f"{result.flop_count:,}"))

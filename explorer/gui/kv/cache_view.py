@@ -56,12 +56,17 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.q_plot = self.addPlot(row=1, col=0)
         self.out_plot = self.addPlot(row=1, col=1)
         self.w_plot = self.addPlot(row=2, col=0, colspan=2)
-        self.k_item = setup_heatmap(self.k_plot, translate("kv.cache_view", "K cache"), "", translate("kv.cache_view", "cached token"))
+        self.k_item = setup_heatmap(self.k_plot, translate("kv.cache_view", "K cache"), "",
+                                    translate("kv.cache_view", "cached token"))
         self.v_item = setup_heatmap(self.v_plot, translate("kv.cache_view", "V cache"), "", "")
-        self.q_item = setup_heatmap(self.q_plot, translate("kv.cache_view", "query q_t"), translate("kv.cache_view", "dimension"), "")
-        self.out_item = setup_heatmap(self.out_plot, translate("kv.cache_view", "output row t (after W_O)"), translate("kv.cache_view", "dimension"), "")
-        self.w_item = setup_heatmap(self.w_plot, translate("kv.cache_view", "attention of q_t over the cached keys"),
-                                    translate("kv.cache_view", "cached key · colour 0 … this step's largest weight"), translate("kv.cache_view", "head"),
+        self.q_item = setup_heatmap(self.q_plot, translate("kv.cache_view", "query q_t"),
+                                    translate("kv.cache_view", "dimension"), "")
+        self.out_item = setup_heatmap(self.out_plot, translate("kv.cache_view", "output row t (after W_O)"),
+                                      translate("kv.cache_view", "dimension"), "")
+        self.w_item = setup_heatmap(self.w_plot, translate("kv.cache_view",
+                                                           "attention of q_t over the cached keys"),
+                                    translate("kv.cache_view",
+                                              "cached key · colour 0 … this step's largest weight"), translate("kv.cache_view", "head"),
                                     WEIGHTS_COLORMAP)
         self.v_plot.setYLink(self.k_plot)
         self.v_plot.getAxis("left").setStyle(showValues=False)
@@ -167,7 +172,8 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._q_levels = symmetric_levels(self._q_all if head is None else self._q_all[:, head])
         n, width = k.shape
         self._width = width
-        which = "" if head is None else translate("kv.cache_view", ", head {head}").format(head=head)  # all heads: the combo says so
+        which = "" if head is None else translate("kv.cache_view",
+                                                  ", head {head}").format(head=head)  # all heads: the combo says so
         for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
             show_cells(plot, n, width)
             set_count_ticks(plot.getAxis("bottom"), width)

@@ -38,12 +38,18 @@ class KVControls(QWidget):
             b.setToolTip(tip)
             return b
 
-        self.first_button = button(QStyle.SP_MediaSkipBackward, translate("kv.controls", "first"), translate("kv.controls", "First step (Home)"))
-        self.back_button = button(QStyle.SP_MediaSeekBackward, translate("kv.controls", "back"), translate("kv.controls", "Step back (Left)"))
-        self.play_button = button(QStyle.SP_MediaPlay, translate("kv.controls", "play"), translate("kv.controls", "Play (Space)"))
-        self.pause_button = button(QStyle.SP_MediaPause, translate("kv.controls", "pause"), translate("kv.controls", "Pause (Space)"))
-        self.forward_button = button(QStyle.SP_MediaSeekForward, translate("kv.controls", "forward"), translate("kv.controls", "Step forward (Right)"))
-        self.last_button = button(QStyle.SP_MediaSkipForward, translate("kv.controls", "last"), translate("kv.controls", "Last step (End)"))
+        self.first_button = button(QStyle.SP_MediaSkipBackward, translate("kv.controls", "first"),
+                                   translate("kv.controls", "First step (Home)"))
+        self.back_button = button(QStyle.SP_MediaSeekBackward, translate("kv.controls", "back"),
+                                  translate("kv.controls", "Step back (Left)"))
+        self.play_button = button(QStyle.SP_MediaPlay, translate("kv.controls", "play"),
+                                  translate("kv.controls", "Play (Space)"))
+        self.pause_button = button(QStyle.SP_MediaPause, translate("kv.controls", "pause"),
+                                   translate("kv.controls", "Pause (Space)"))
+        self.forward_button = button(QStyle.SP_MediaSeekForward, translate("kv.controls", "forward"),
+                                     translate("kv.controls", "Step forward (Right)"))
+        self.last_button = button(QStyle.SP_MediaSkipForward, translate("kv.controls", "last"),
+                                  translate("kv.controls", "Last step (End)"))
         self.speed_spin = QDoubleSpinBox()
         self.speed_spin.setRange(0.25, MAX_SPEED)
         self.speed_spin.setDecimals(2)
@@ -58,9 +64,11 @@ class KVControls(QWidget):
         self.slider = QSlider(Qt.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setPageStep(10)
-        self.slider.setToolTip(translate("kv.controls", "Scrub through the steps (Left / Right, PgUp / PgDn)"))
+        self.slider.setToolTip(translate("kv.controls",
+                                         "Scrub through the steps (Left / Right, PgUp / PgDn)"))
         self.position_label = QLabel(translate("kv.controls", "step 0 / 0"))
-        self._labels = [QLabel(translate("kv.controls", "speed")), QLabel(translate("kv.controls", "jump to step")), QLabel(translate("kv.controls", "K, V of")), self.position_label]
+        self._labels = [QLabel(translate("kv.controls", "speed")), QLabel(translate("kv.controls",
+                                                                                    "jump to step")), QLabel(translate("kv.controls", "K, V of")), self.position_label]
         self._build_layout()
         self.set_presentation(False)
 
@@ -100,7 +108,8 @@ class KVControls(QWidget):
                 widget.blockSignals(True)
                 widget.setValue(step)
                 widget.blockSignals(False)
-        self.position_label.setText(translate("kv.controls", "step {step} / {last}").format(step=step, last=count - 1))
+        self.position_label.setText(translate("kv.controls", "step {step} / {last}").format(step=step,
+                                                                                            last=count - 1))
 
     def show_playing(self, playing: bool) -> None:
         self.play_button.setEnabled(not playing)

@@ -48,7 +48,8 @@ class KVFlopsPlot(QWidget):
         # One column, short labels: a wide legend would widen the layout past its widget.
         self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k")
         self.legend.addItem(self.cached_curve, translate("kv.flops_plot", "with KV cache (≈ linear)"))
-        self.legend.addItem(self.recompute_curve, translate("kv.flops_plot", "recomputing the prefix (≈ quadratic)"))
+        self.legend.addItem(self.recompute_curve, translate("kv.flops_plot",
+                                                            "recomputing the prefix (≈ quadratic)"))
         self.graphics.addItem(self.legend, row=1, col=0)
         self.graphics.ci.layout.setRowStretchFactor(0, 1)
         style_axes(self.plot, False)

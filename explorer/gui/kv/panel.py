@@ -42,7 +42,8 @@ class KVPanel(QWidget):
         self.flops_plot = KVFlopsPlot()
         (self.tokens_label, self.bytes_label, self.step_flops_label, self.recompute_label,
          self.cum_label, self.check_label) = (QLabel() for _ in range(6))
-        self.empty_label = QLabel(translate("kv.panel", "The KV-cache timeline appears when a trace has been computed."))
+        self.empty_label = QLabel(translate("kv.panel",
+                                            "The KV-cache timeline appears when a trace has been computed."))
         self._build_layout()
         self._connect()
         self.set_presentation(False)

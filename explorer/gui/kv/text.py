@@ -57,14 +57,16 @@ def bytes_line(step: KVStep, config: AttentionConfig) -> str:
 def step_flops_line(step: KVStep, config: AttentionConfig) -> str:
     """With the cache: project one token (q, k, v, o) and attend over the t cached keys."""
     d, t = config.d_model, step.cached
-    return translate("kv.text", "FLOPs this step with the cache: 4·2·d² + 2·2·t·d = {numbers} = {total}").format(
+    return translate("kv.text",
+                     "FLOPs this step with the cache: 4·2·d² + 2·2·t·d = {numbers} = {total}").format(
         numbers=f"4·2·{d}² + 2·2·{t}·{d}", total=grouped(step.flops_cached))
 
 
 def recompute_flops_line(step: KVStep, config: AttentionConfig) -> str:
     """Without: the full causal pass over the t-token prefix again."""
     d, t = config.d_model, step.cached
-    return translate("kv.text", "FLOPs this step without it (recompute the {t}-token prefix): 8·t·d² + 4·t²·d = "
+    return translate("kv.text",
+                     "FLOPs this step without it (recompute the {t}-token prefix): 8·t·d² + 4·t²·d = "
                      "{numbers} = {total}  ({ratio}× the cached step)").format(
         t=t, numbers=f"8·{t}·{d}² + 4·{t}²·{d}", total=grouped(step.flops_recompute),
         ratio=f"{step.flops_recompute / step.flops_cached:.2f}")

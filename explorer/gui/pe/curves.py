@@ -22,7 +22,8 @@ CURVE_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9"
 
 def dim_label(dim: int) -> str:
     """'dim 2 sin (i=1)': columns 2i are sines, 2i+1 cosines of the same frequency."""
-    return translate("pe.curves", "dim {dim} {fn} (i={i})").format(dim=dim, fn="sin" if dim % 2 == 0 else "cos",
+    return translate("pe.curves", "dim {dim} {fn} (i={i})").format(dim=dim,
+                                                                   fn="sin" if dim % 2 == 0 else "cos",
                                                                   i=dim // 2)
 
 

@@ -58,7 +58,8 @@ class PEPanel(QWidget):
     def _build_controls(self) -> None:
         self.positions_spin = QSpinBox()
         self.positions_spin.setRange(1, MAX_TOKENS)
-        self.positions_spin.setToolTip(translate("pe.panel", "How many positions of the table to show (rows)"))
+        self.positions_spin.setToolTip(translate("pe.panel",
+                                                 "How many positions of the table to show (rows)"))
         # Holding a spin arrow at 1024 × 2048 would queue many 0.1 s redraws: coalesce them.
         self._table_timer = QTimer(self, singleShot=True, interval=40)
         self._table_timer.timeout.connect(self._redraw_table)
@@ -71,12 +72,15 @@ class PEPanel(QWidget):
                                                                                self._d_model)))
 
     def _build_plots(self) -> None:
-        self.table_widget, self.table_item = heatmap_plot(translate("pe.panel", "PE table"), translate("pe.panel", "dimension"), translate("pe.panel", "position"))
+        self.table_widget, self.table_item = heatmap_plot(translate("pe.panel", "PE table"),
+                                                          translate("pe.panel", "dimension"),
+                                                          translate("pe.panel", "position"))
         self.table_widget.scene().sigMouseClicked.connect(self._table_clicked)
         self.table_bar = color_bar(self.table_item, self.table_widget.getPlotItem())
         self.length_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1, style=Qt.DashLine))
         self.table_widget.addItem(self.length_line)
-        self.similarity_widget, self.similarity_item = heatmap_plot(translate("pe.panel", "PE(i) · PE(j)"), translate("pe.panel", "position j"),
+        self.similarity_widget, self.similarity_item = heatmap_plot(translate("pe.panel", "PE(i) · PE(j)"),
+                                                                    translate("pe.panel", "position j"),
                                                                     translate("pe.panel", "position i"))
         self.similarity_bar = color_bar(self.similarity_item, self.similarity_widget.getPlotItem())
         self.curves_view = PECurvesView()
@@ -85,9 +89,11 @@ class PEPanel(QWidget):
     def _build_layout(self) -> None:
         top = QHBoxLayout()
         # wraps when short of room rather than holding the window 800 px wide
-        self.hint = WrappingLabel(translate("pe.panel", "(or click a column of the table to add / remove it)"))
+        self.hint = WrappingLabel(translate("pe.panel",
+                                            "(or click a column of the table to add / remove it)"))
         self._control_widgets = (QLabel(translate("pe.panel", "positions shown:")), self.positions_spin,
-                                 QLabel(translate("pe.panel", "   curves for dims:")), self.dims_edit, self.hint)
+                                 QLabel(translate("pe.panel",
+                                                  "   curves for dims:")), self.dims_edit, self.hint)
         for widget in self._control_widgets:
             widget.setFont(ui_font(10))
             top.addWidget(widget)
@@ -191,7 +197,8 @@ class PEPanel(QWidget):
         show_cells(self.table_widget.getPlotItem(), p, d)
         set_count_ticks(self.table_widget.getPlotItem().getAxis("left"), p)
         set_count_ticks(self.table_widget.getPlotItem().getAxis("bottom"), d)
-        set_title(self.table_widget.getPlotItem(), translate("pe.panel", "PE table ({p} positions × {d} dims)").format(p=p, d=d))
+        set_title(self.table_widget.getPlotItem(), translate("pe.panel",
+                                                             "PE table ({p} positions × {d} dims)").format(p=p, d=d))
         self.length_line.setPos(self._n_tokens - 0.5)
         self.length_line.setVisible(p > self._n_tokens)
         sim = similarity(table)  # (P, P)
@@ -200,7 +207,8 @@ class PEPanel(QWidget):
         show_cells(self.similarity_widget.getPlotItem(), p, p)
         for name in ("left", "bottom"):
             set_count_ticks(self.similarity_widget.getPlotItem().getAxis(name), p)
-        set_title(self.similarity_widget.getPlotItem(), translate("pe.panel", "PE(i) · PE(j)  (diagonal = {diagonal})").format(
+        set_title(self.similarity_widget.getPlotItem(), translate("pe.panel",
+                                                                  "PE(i) · PE(j)  (diagonal = {diagonal})").format(
             diagonal=f"{sim[0, 0]:g}"))
         self._redraw_curves()
 

@@ -21,7 +21,8 @@ COLORMAPS: dict[str, str] = {
     "inferno": "inferno",
     "plasma": "plasma",
     QT_TRANSLATE_NOOP("plotting.colormaps", "cividis (colour-blind safe)"): "cividis",
-    QT_TRANSLATE_NOOP("plotting.colormaps", "greyscale"): "CET-L1",   # perceptually linear grey ramp, black -> white
+    QT_TRANSLATE_NOOP("plotting.colormaps",
+                      "greyscale"): "CET-L1",   # perceptually linear grey ramp, black -> white
 }
 
 

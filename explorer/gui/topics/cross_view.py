@@ -74,20 +74,25 @@ class CrossView(TopicView):
         n, m = cross.mask.shape
         self.mask_plot.set_matrix(cross.mask.astype(float), (0.0, 1.0), mask_colormap(),
                                   row_labels=dec, col_labels=enc,
-                                  title=translate("topics.cross_view", "mask ({n} × {m}): pale = may attend, dark = masked").format(n=n, m=m))
-        self.mask_plot.set_axis_labels(translate("topics.cross_view", "decoder (query)"), translate("topics.cross_view", "encoder (key)"))
+                                  title=translate("topics.cross_view",
+                                                  "mask ({n} × {m}): pale = may attend, dark = masked").format(n=n, m=m))
+        self.mask_plot.set_axis_labels(translate("topics.cross_view", "decoder (query)"),
+                                       translate("topics.cross_view", "encoder (key)"))
         values = n * m <= 96
         for h, plot in enumerate(self.head_plots):
             plot.set_matrix(cross.weights[h], (0.0, 1.0), self._colormap(), row_labels=dec,
                             col_labels=enc, values=values, value_cells=cross.mask,
-                            title=translate("topics.cross_view", "head {h}: weights ({n} × {m})").format(h=h, n=n, m=m))
+                            title=translate("topics.cross_view",
+                                            "head {h}: weights ({n} × {m})").format(h=h, n=n, m=m))
             plot.set_mask(cross.mask)
             plot.set_outlined_rows(cross.empty_rows.nonzero()[0])
-            plot.set_axis_labels(translate("topics.cross_view", "decoder (query)"), translate("topics.cross_view", "encoder (key)"))
+            plot.set_axis_labels(translate("topics.cross_view", "decoder (query)"),
+                                 translate("topics.cross_view", "encoder (key)"))
         heads = cross.weights.shape[0]
         notes = []
         if heads > MAX_HEADS:
-            notes.append(translate("topics.cross_view", "showing heads 0 … {last} of {heads}").format(last=MAX_HEADS - 1, heads=heads))
+            notes.append(translate("topics.cross_view",
+                                   "showing heads 0 … {last} of {heads}").format(last=MAX_HEADS - 1, heads=heads))
         if cross.empty_rows.any():
             notes.append(translate("topics.cross_view", "every encoder token is padding: all weights are 0 "
                                    "(no NaN), outputs are zero vectors"))

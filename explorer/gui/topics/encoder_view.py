@@ -47,7 +47,8 @@ class EncoderView(TopicView):
             w.currentIndexChanged.connect(lambda _i: self.invalidate())
         self.auto_ff.toggled.connect(self._on_auto_ff)
         self.ff_spin.valueChanged.connect(lambda _v: self.invalidate())
-        for w in (QLabel(translate("topics.encoder_view", "LayerNorm:")), self.norm_combo, QLabel(translate("topics.encoder_view", "FFN:")), self.act_combo,
+        for w in (QLabel(translate("topics.encoder_view", "LayerNorm:")), self.norm_combo,
+                  QLabel(translate("topics.encoder_view", "FFN:")), self.act_combo,
                   self.auto_ff, QLabel(translate("topics.encoder_view", "d_ff")), self.ff_spin):
             self.controls.addWidget(w)
         ci = self.graphics.ci
@@ -92,7 +93,8 @@ class EncoderView(TopicView):
         means = row_norms.mean(axis=1)  # (stages,)
         y = np.arange(len(names))
         self.bars.setOpts(x0=np.zeros(len(names)), y=y, width=means, height=0.7)
-        shown_names = [translate("topics.encoder_view", s) for s in names]  # core's stage names, in the UI language
+        shown_names = [translate("topics.encoder_view",
+                                 s) for s in names]  # core's stage names, in the UI language
         self.bars_plot.getAxis("left").setTicks([[(float(i), s) for i, s in enumerate(shown_names)]])
         self.bars_plot.setYRange(-0.6, len(names) - 0.4, padding=0)
         self.bars_plot.setXRange(0, float(means.max(initial=0)) * 1.25 or 1.0, padding=0)
@@ -100,7 +102,8 @@ class EncoderView(TopicView):
         cfg = block.config
         mode = "Pre-LN" if cfg.norm_first else "Post-LN"
         set_plot_title(self.bars_plot,
-                       translate("topics.encoder_view", "mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})").format(
+                       translate("topics.encoder_view",
+                                 "mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})").format(
                            mode=mode, act=cfg.activation.upper(), d_ff=cfg.ffn_width,
                            root=f"{np.sqrt(cfg.attention.d_model):.2f}"),
                        plot_pt(self.presentation) + 1)
@@ -113,7 +116,8 @@ class EncoderView(TopicView):
         middle = names[3]  # "x + attention" (Post-LN) / "h = x + attention" (Pre-LN)
         if not cfg.norm_first:
             middle = "h = LN(x + attention)"
-        shown = {"x": (translate("topics.encoder_view", "x (input)"), block.stage("x")), "h": (translate("topics.encoder_view", middle), block.stage(middle)),
+        shown = {"x": (translate("topics.encoder_view", "x (input)"), block.stage("x")),
+                 "h": (translate("topics.encoder_view", middle), block.stage(middle)),
                  "output": (translate("topics.encoder_view", "block output"), block.output)}
         for key, (title, arr) in shown.items():
             self.stage_plots[key].set_matrix(arr, symmetric_levels(arr), DIVERGING,

@@ -47,8 +47,11 @@ class MasksView(TopicView):
         cfg = result.config
         pad = ", ".join(str(p) for p in sorted(cfg.padding)) or translate("topics.masks_view", "none")
         titles = {
-            "padding": translate("topics.masks_view", "padding mask (keys {pad}) · pale = open, dark = masked").format(pad=pad),
-            "causal": translate("topics.masks_view", "causal mask") + ("" if cfg.causal else translate("topics.masks_view", " (off: all open)")),
+            "padding": translate("topics.masks_view",
+                                 "padding mask (keys {pad}) · pale = open, dark = masked").format(pad=pad),
+            "causal": translate("topics.masks_view",
+                                "causal mask") + ("" if cfg.causal else translate("topics.masks_view",
+                                                                                  " (off: all open)")),
             "combined": translate("topics.masks_view", "combined = padding AND causal"),
         }
         empty = np.flatnonzero(layers.empty_rows)
@@ -56,7 +59,8 @@ class MasksView(TopicView):
             plot = self.plots[name]
             plot.set_matrix(getattr(layers, name).astype(float), (0.0, 1.0), mask_colormap(),
                             row_labels=tokens, col_labels=tokens, title=titles[name])
-            plot.set_axis_labels(translate("topics.masks_view", "query"), translate("topics.masks_view", "key"))
+            plot.set_axis_labels(translate("topics.masks_view", "query"), translate("topics.masks_view",
+                                                                                    "key"))
         self.plots["combined"].set_outlined_rows(empty)
         self.head_spin.blockSignals(True)
         self.head_spin.setRange(0, cfg.n_heads - 1)
@@ -90,7 +94,8 @@ class MasksView(TopicView):
                         row_labels=result.tokens,
                         col_labels=result.tokens, values=n * n <= 96,
                         value_cells=result.mask & ~result.empty_rows[:, None],
-                        title=translate("topics.masks_view", "head {head}: weights (rows sum to 1, masked = 0)").format(head=head))
+                        title=translate("topics.masks_view",
+                                        "head {head}: weights (rows sum to 1, masked = 0)").format(head=head))
         plot.set_mask(result.mask)
         plot.set_outlined_rows(np.flatnonzero(result.empty_rows))
         plot.set_axis_labels(translate("topics.masks_view", "query"), translate("topics.masks_view", "key"))

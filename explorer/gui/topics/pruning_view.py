@@ -143,7 +143,8 @@ class PruningView(TopicView):
         self.outputs["full"].set_matrix(pruned.full_output, levels, DIVERGING, row_labels=tokens,
                                         title=translate("topics.pruning_view", "full output (all heads)"))
         self.outputs["pruned"].set_matrix(pruned.output, levels, DIVERGING, row_labels=tokens,
-                                          title=translate("topics.pruning_view", "pruned output ({kept} of {heads} heads)").format(
+                                          title=translate("topics.pruning_view",
+                                                          "pruned output ({kept} of {heads} heads)").format(
                                               kept=kept, heads=len(heads)))
         self.outputs["delta"].set_matrix(pruned.delta, levels, DIVERGING, row_labels=tokens,
                                          title=translate("topics.pruning_view", "Δoutput = pruned − full"))
@@ -158,8 +159,10 @@ class PruningView(TopicView):
     def restyle(self, on: bool) -> None:
         pt = plot_pt(on)
         label = {"color": FOREGROUND, "font-size": css_pt(pt)}
-        set_plot_title(self.importance_plot, translate("topics.pruning_view", "importance ‖head_out_h · W_O[rows of h]‖"), pt + 1)
-        set_plot_title(self.entropy_plot, translate("topics.pruning_view", "mean softmax entropy (nats; low = sharp)"), pt + 1)
+        set_plot_title(self.importance_plot, translate("topics.pruning_view",
+                                                       "importance ‖head_out_h · W_O[rows of h]‖"), pt + 1)
+        set_plot_title(self.entropy_plot, translate("topics.pruning_view",
+                                                    "mean softmax entropy (nats; low = sharp)"), pt + 1)
         for plot in (self.importance_plot, self.entropy_plot):
             plot.setLabel("bottom", translate("topics.pruning_view", "head"), **label)
             for name in ("left", "bottom"):

@@ -95,7 +95,8 @@ class QKVView(TopicView):
                 values=True)
         self._draw_flow(head, cols)
         self.columns_label.setText(
-            translate("topics.qkv_view", "columns {first} … {last}   (d_head = {d_head}, {heads} heads)").format(
+            translate("topics.qkv_view",
+                      "columns {first} … {last}   (d_head = {d_head}, {heads} heads)").format(
                 first=cols.start, last=cols.stop - 1, d_head=b.d_head, heads=b.n_heads))
 
     def flow_text(self) -> str:

@@ -27,7 +27,8 @@ SCALED_PEN = ("#1f5fbf", Qt.PenStyle.SolidLine)
 UNSCALED_PEN = ("#d0541c", Qt.PenStyle.DashLine)
 MEASURES = {"max_weight": QT_TRANSLATE_NOOP("topics.scaling_view", "mean max weight"),
             "entropy": QT_TRANSLATE_NOOP("topics.scaling_view", "mean entropy (nats)")}
-AXIS_LABELS = {"max_weight": QT_TRANSLATE_NOOP("topics.scaling_view", "mean max weight"), "entropy": QT_TRANSLATE_NOOP("topics.scaling_view", "mean entropy (nats)")}
+AXIS_LABELS = {"max_weight": QT_TRANSLATE_NOOP("topics.scaling_view", "mean max weight"),
+               "entropy": QT_TRANSLATE_NOOP("topics.scaling_view", "mean entropy (nats)")}
 TABLE_COLUMNS = (QT_TRANSLATE_NOOP("topics.scaling_view", "head"), "Var(q·k)", "Var(q·k/√d)", "max w̄", "H̄")
 
 
@@ -94,7 +95,8 @@ class ScalingView(TopicView):
         self.sweep_plot.addItem(self.uniform_line)
         self.sweep_plot.addItem(self.current_line)
         # above its line at the left end: the 'now' marker sits at the bottom
-        self.uniform_text = pg.TextItem(translate("topics.scaling_view", "uniform"), color="#666666", anchor=(0, 1))
+        self.uniform_text = pg.TextItem(translate("topics.scaling_view", "uniform"), color="#666666",
+                                        anchor=(0, 1))
         self.current_text = pg.TextItem("", color="#444444", anchor=(0, 0))
         self.sweep_plot.addItem(self.uniform_text)
         self.sweep_plot.addItem(self.current_text)
@@ -118,7 +120,8 @@ class ScalingView(TopicView):
         raw_var = s.pooled_raw_variance
         used = " ← softmax" if not data.scaled else ""
         # short titles (d_head is in the side panel): two of them share a 1024 px projector
-        set_plot_title(self.raw_plot, translate("topics.scaling_view", "raw q·k · Var {var}").format(var=f"{raw_var:.3g}") + used,
+        set_plot_title(self.raw_plot, translate("topics.scaling_view",
+                                                "raw q·k · Var {var}").format(var=f"{raw_var:.3g}") + used,
                        self._title_pt())
         used = " ← softmax" if data.scaled else ""
         set_plot_title(self.scaled_plot, f"÷√d_head · Var {raw_var / s.d_head:.3g}{used}",
@@ -169,7 +172,8 @@ class ScalingView(TopicView):
         self.uniform_text.setPos(float(x[0]), uniform)
         self.current_line.setValue(np.log2(data.d_model))
         now = float(np.log2(data.d_model))
-        self.current_text.setText(translate("topics.scaling_view", " now: {d_model} ").format(d_model=data.d_model))
+        self.current_text.setText(translate("topics.scaling_view",
+                                            " now: {d_model} ").format(d_model=data.d_model))
         self.current_text.setPos(now, 0.0)
         # right of the line in the left half, left of it in the right half: never clipped
         self.current_text.setAnchor((0, 1) if now <= (x[0] + x[-1]) / 2 else (1, 1))
@@ -181,7 +185,8 @@ class ScalingView(TopicView):
         # the weight init is named in the combo above the plot; the title stays short enough
         # for presentation mode
         set_plot_title(self.sweep_plot,
-                       translate("topics.scaling_view", "d_model sweep · {heads} heads, {seeds} seeds").format(
+                       translate("topics.scaling_view",
+                                 "d_model sweep · {heads} heads, {seeds} seeds").format(
                            heads=sweep.n_heads, seeds=len(sweep.seeds)),
                        self._title_pt())
 
@@ -214,7 +219,8 @@ class ScalingView(TopicView):
         self.raw_plot.setLabel("left", translate("topics.scaling_view", "count"), **label)
         self.scaled_plot.setLabel("bottom", translate("topics.scaling_view", "q·k / √d_head"), **label)
         self.sweep_plot.setLabel("bottom", translate("topics.scaling_view", "d_model"), **label)
-        self.sweep_plot.setLabel("left", translate("topics.scaling_view", AXIS_LABELS[self.measure.currentData()]),
+        self.sweep_plot.setLabel("left", translate("topics.scaling_view",
+                                                   AXIS_LABELS[self.measure.currentData()]),
                                 **label)
         for _sample, text in self.sweep_legend.items:
             text.setText(text.text, size=css_pt(pt), color=FOREGROUND)

@@ -93,7 +93,8 @@ class _Startup:
         else:  # kept: restored on a later start where the device is back
             self._waiting_for_user = True
             self.window.state.config_changed.connect(self._on_config)
-            self.window.status_message(translate("window.app", "saved backend {backend}/{device} is not available "
+            self.window.status_message(translate("window.app",
+                                                 "saved backend {backend}/{device} is not available "
                                        "here; using numpy for this run (kept for next time)").format(backend=backend, device=device))
 
     def _on_config(self, config) -> None:

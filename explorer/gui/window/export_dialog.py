@@ -39,12 +39,14 @@ def install_export_actions(window) -> tuple[QAction, QAction]:
     export = QAction(translate("window.export_dialog", "Export…"), window)
     export.setObjectName("action_export")
     export.setShortcut(QKeySequence(EXPORT_KEYS))
-    export.setStatusTip(translate("window.export_dialog", "Save the window or one of its figures as PNG, SVG or CSV"))
+    export.setStatusTip(translate("window.export_dialog",
+                                  "Save the window or one of its figures as PNG, SVG or CSV"))
     export.triggered.connect(lambda: open_export_dialog(window))
     copy = QAction(translate("window.export_dialog", "Copy figure"), window)
     copy.setObjectName("action_copy_figure")
     copy.setShortcut(QKeySequence(COPY_KEYS))
-    copy.setStatusTip(translate("window.export_dialog", "Copy the current figure to the clipboard (2×, white background)"))
+    copy.setStatusTip(translate("window.export_dialog",
+                                "Copy the current figure to the clipboard (2×, white background)"))
     copy.triggered.connect(lambda: copy_figure(window))
     for action in (export, copy):
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -74,7 +76,8 @@ def copy_figure(window) -> QImage | None:
         return None
     image = QImage.fromData(data, "PNG")
     QGuiApplication.clipboard().setImage(image)
-    window.status_message(translate("window.export_dialog", "Copied {figure} ({w}×{h} px) to the clipboard").format(
+    window.status_message(translate("window.export_dialog",
+                                    "Copied {figure} ({w}×{h} px) to the clipboard").format(
         figure=spec, w=image.width(), h=image.height()))
     return image
 
@@ -91,7 +94,8 @@ class ExportDialog(QDialog):
         self.what = QComboBox()
         self.format = QComboBox()
         self.format.addItems([f.upper() for f in FORMATS])
-        self.scale_radio, self.width_radio = QRadioButton(translate("window.export_dialog", "Scale")), QRadioButton(translate("window.export_dialog", "Width"))
+        self.scale_radio = QRadioButton(translate("window.export_dialog", "Scale"))
+        self.width_radio = QRadioButton(translate("window.export_dialog", "Width"))
         self.scale_radio.setChecked(True)
         self._size_group = QButtonGroup(self)
         for button in (self.scale_radio, self.width_radio):
@@ -104,18 +108,23 @@ class ExportDialog(QDialog):
         self.width.setValue(1920)
         self.width.setSuffix(" px")
         self.background = QComboBox()
-        self.background.addItems([translate("window.export_dialog", "{background} (slides)").format(background=translate("window.export_dialog", b)) if b == "white"
-                                  else translate("window.export_dialog", b) for b in BACKGROUNDS])
-        self.title = QCheckBox(translate("window.export_dialog", "Title line with the settings (d_model, heads, seed, scaling, masks)"))
+        shown = {b: translate("window.export_dialog", b) for b in BACKGROUNDS}
+        shown["white"] = translate("window.export_dialog", "{background} (slides)").format(
+            background=shown["white"])
+        self.background.addItems([shown[b] for b in BACKGROUNDS])
+        self.title = QCheckBox(translate("window.export_dialog",
+                                         "Title line with the settings (d_model, heads, seed, scaling, masks)"))
         self.folder = QLineEdit(str(_default_folder()))
         self.browse = QPushButton(translate("window.export_dialog", "Browse…"))
         self.name = QLineEdit()
-        self.overwrite = QCheckBox(translate("window.export_dialog", "Overwrite an existing file (otherwise add _2, _3, …)"))
+        self.overwrite = QCheckBox(translate("window.export_dialog",
+                                             "Overwrite an existing file (otherwise add _2, _3, …)"))
         self.message = QLabel("")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.export_button = self.buttons.addButton(translate("window.export_dialog", "Export"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.export_button = self.buttons.addButton(translate("window.export_dialog", "Export"),
+                                                    QDialogButtonBox.ButtonRole.AcceptRole)
         self._build_layout()
         self._connect()
 
@@ -123,7 +132,8 @@ class ExportDialog(QDialog):
         form = QFormLayout()
         form.addRow(translate("window.export_dialog", "Figure"), self.what)
         form.addRow(translate("window.export_dialog", "Format"), self.format)
-        form.addRow(translate("window.export_dialog", "Size"), _row(self.scale_radio, self.scale, self.width_radio, self.width))
+        form.addRow(translate("window.export_dialog", "Size"), _row(self.scale_radio, self.scale,
+                                                                    self.width_radio, self.width))
         form.addRow(translate("window.export_dialog", "Background"), self.background)
         form.addRow("", self.title)
         form.addRow(translate("window.export_dialog", "Folder"), _row(self.folder, self.browse))
@@ -176,7 +186,8 @@ class ExportDialog(QDialog):
         for widget in (self.background, self.title):
             widget.setEnabled(not is_window and fmt != "csv")
         self.export_button.setEnabled(not (is_window and fmt == "csv"))
-        self.message.setText(translate("window.export_dialog", "The whole window is exported as it looks (PNG or SVG).")
+        self.message.setText(translate("window.export_dialog",
+                                       "The whole window is exported as it looks (PNG or SVG).")
                              if is_window else "")
         if not self._name_edited:
             self.name.setText(self._default_name(fmt))
@@ -217,7 +228,8 @@ class ExportDialog(QDialog):
             self._say(str(exc), error=True)
             return []
         self._say(translate("window.export_dialog", "Wrote {path}").format(path=paths[0]))
-        self.window_.status_message(translate("window.export_dialog", "Exported {path}").format(path=paths[0]))
+        self.window_.status_message(translate("window.export_dialog",
+                                              "Exported {path}").format(path=paths[0]))
         return paths
 
     def csv_rows(self) -> int:

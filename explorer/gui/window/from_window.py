@@ -26,12 +26,15 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
     result = window.state.result
     if result is None:
         return [(translate("window.from_window", "Whole window"), WINDOW)]
-    specs = [(translate("window.from_window", "Whole window"), WINDOW), (translate("window.from_window", "Heads grid"), FigureSpec("heads"))]
-    specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head", h)) for h in range(result.config.n_heads)]
+    specs = [(translate("window.from_window", "Whole window"), WINDOW), (translate("window.from_window",
+                                                                                   "Heads grid"), FigureSpec("heads"))]
+    specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head",
+                                                                                         h)) for h in range(result.config.n_heads)]
     specs.append((translate("window.from_window", "Positional-encoding panel"), FigureSpec("pe")))
     if _kv_trace(window) is not None:
         step = window.kv_panel.step
-        specs.append((translate("window.from_window", "KV cache at step {step}").format(step=step), FigureSpec("kv", step)))
+        specs.append((translate("window.from_window", "KV cache at step {step}").format(step=step),
+                      FigureSpec("kv", step)))
     return specs
 
 

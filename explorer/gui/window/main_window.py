@@ -135,7 +135,8 @@ class MainWindow(QMainWindow):
         self.heads_grid.set_focus_head(head)
         if head is not None:
             self.tabs.setCurrentWidget(self.heads_grid)
-            self.status_message(translate("window.main_window", "head {head} enlarged: click it or press Esc for all heads").format(head=head), 4000)
+            self.status_message(translate("window.main_window",
+                                          "head {head} enlarged: click it or press Esc for all heads").format(head=head), 4000)
 
     def apply_preset(self, name: str) -> None:
         preset = PRESETS[name]
@@ -143,7 +144,8 @@ class MainWindow(QMainWindow):
         config = preset.config.replace(backend=current.backend, device=current.device)
         if self.state.set_config(config):
             self.status_message(translate("window.main_window", "Preset: {title} — {description}").format(
-                title=translate("presets", preset.title), description=translate("presets", preset.description)))
+                title=translate("presets", preset.title), description=translate("presets",
+                                                                                preset.description)))
 
     def restore_layout(self, settings: Settings) -> None:
         if settings.geometry:
@@ -188,7 +190,8 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, name=preset.name: self.apply_preset(name))
         self.presets_menu.setToolTipsVisible(True)
         self.help_menu.addAction(self.shortcut_actions["shortcuts_help"])
-        self.help_menu.addAction(translate("window.main_window", "About Attention Explorer"), self._show_about)
+        self.help_menu.addAction(translate("window.main_window", "About Attention Explorer"),
+                                 self._show_about)
 
     def _shortcut_handlers(self) -> dict:
         c = self.controls
@@ -228,7 +231,8 @@ class MainWindow(QMainWindow):
         install_export_actions(self)
         install_topics_menu(self)
         if self.topics_menu.isEmpty():
-            self.topics_menu.addAction(translate("window.main_window", "(no topics installed)")).setEnabled(False)
+            self.topics_menu.addAction(translate("window.main_window",
+                                                 "(no topics installed)")).setEnabled(False)
 
     def _connect(self) -> None:
         state = self.state
@@ -342,7 +346,8 @@ class MainWindow(QMainWindow):
 
     def _show_about(self) -> None:
         QMessageBox.about(self, translate("window.main_window", "About Attention Explorer"),
-                          translate("window.main_window", "Attention Explorer — multi-head self-attention, live.\n"
+                          translate("window.main_window",
+                                    "Attention Explorer — multi-head self-attention, live.\n"
                           "Change d_model, heads, seed, scaling, masks and positional encoding "
                           "and watch every head's weights update."))
 

@@ -86,7 +86,8 @@ def get_shortcut(name: str) -> Shortcut:
 
 def keys_text(shortcut: Shortcut) -> str:
     """Keys as the user reads them, e.g. 'F5 or Ctrl+P'."""
-    return translate("window.shortcuts", " or ").join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
+    return translate("window.shortcuts",
+                     " or ").join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
                        for k in shortcut.keys)
 
 
@@ -133,7 +134,8 @@ class ShortcutsDialog(QDialog):
                     Shortcut("focus_head", ("1", "9"),
                              QT_TRANSLATE_NOOP("window.shortcuts", "Enlarge head 0 … 8"), VIEW))
         self.table = QTableWidget(len(rows), 3, self)
-        self.table.setHorizontalHeaderLabels([translate("window.shortcuts", "Keys"), translate("window.shortcuts", "Action"),
+        self.table.setHorizontalHeaderLabels([translate("window.shortcuts", "Keys"),
+                                              translate("window.shortcuts", "Action"),
                                               translate("window.shortcuts", "Group")])
         for row, shortcut in enumerate(rows):
             keys = "1 … 9" if shortcut.name == "focus_head" else keys_text(shortcut)
