@@ -48,3 +48,33 @@ def make_window(qtbot):
     factory = WindowFactory(qtbot)
     yield factory
     factory.close_all()
+
+
+@pytest.fixture(autouse=True)
+def _english_ui():
+    """The UI language is process-wide (Qt's installed translator): every test starts and ends
+    in English, whatever a test switched to."""
+    yield
+    import sys
+    i18n = sys.modules.get("explorer.gui.plotting.i18n")
+    if i18n is not None:
+        i18n.install_language("en")
+    app_i18n = sys.modules.get("explorer.app.i18n")
+    if app_i18n is not None:
+        app_i18n.set_current_language("en")
+
+
+@pytest.fixture
+def korean_ui(qapp):
+    """The Korean UI installed before the test builds its windows."""
+    from explorer.gui.plotting.i18n import install_language
+    assert install_language("ko")
+    yield
+
+
+@pytest.fixture(params=["en", "ko"])
+def ui_language(request, qapp):
+    """Runs a test in the English and in the Korean UI (layout tests: Korean must fit too)."""
+    from explorer.gui.plotting.i18n import install_language
+    install_language(request.param)
+    yield request.param

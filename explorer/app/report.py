@@ -1,4 +1,6 @@
-"""Plain-data and text renderings of a result, for `dump` (Qt-free)."""
+"""Plain-data and text renderings of a result, for `dump` (Qt-free).
+
+The text follows the current language (``app.i18n``: `dump --lang ko`); the JSON never changes."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import unicodedata
 import numpy as np
 
 from ..core import AttentionResult, KVTrace
+from .i18n import translate
 
 
 def display_width(text: str) -> int:
@@ -52,28 +55,39 @@ def weight_table(tokens, matrix: np.ndarray, decimals: int = 2) -> list[str]:
 def result_to_text(result: AttentionResult, trace: KVTrace | None = None) -> str:
     c, tokens = result.config, result.tokens
     lines = [
-        f"tokens: {' '.join(tokens)}  (n = {c.n_tokens})",
-        f"d_model {c.d_model}, heads {c.n_heads}, d_head {c.d_head}, seed {c.seed}, "
-        f"scaled {'÷√' + str(c.d_head) if c.scaled else 'off'}, causal {c.causal}, "
-        f"padding {sorted(c.padding) or 'none'}, positional {c.positional}",
-        f"shapes: X {result.x.shape} → Q,K,V {result.q.shape} → split {result.qh.shape} "
-        f"→ heads {result.head_outputs.shape} → concat {result.concat.shape} "
-        f"→ output {result.output.shape}",
-        f"parameters: 4 · {c.d_model} · {c.d_model} = {result.param_count}",
-        f"device: {result.device} ({result.elapsed_s * 1e3:.3f} ms)",
+        translate("report", "tokens: {tokens}  (n = {n})").format(tokens=" ".join(tokens), n=c.n_tokens),
+        translate("report",
+                  "d_model {d_model}, heads {heads}, d_head {d_head}, seed {seed}, scaled {scaled}, "
+                  "causal {causal}, padding {padding}, positional {positional}").format(
+            d_model=c.d_model, heads=c.n_heads, d_head=c.d_head, seed=c.seed,
+            scaled="÷√" + str(c.d_head) if c.scaled else translate("report", "off"), causal=c.causal,
+            padding=sorted(c.padding) or translate("report", "none"), positional=c.positional),
+        translate("report", "shapes: X {x} → Q,K,V {q} → split {split} → heads {heads} → concat {concat} "
+                  "→ output {output}").format(
+            x=result.x.shape, q=result.q.shape, split=result.qh.shape,
+            heads=result.head_outputs.shape, concat=result.concat.shape, output=result.output.shape),
+        translate("report",
+                  "parameters: {formula} = {count}").format(formula=f"4 · {c.d_model} · {c.d_model}",
+                                                            count=result.param_count),
+        translate("report", "device: {device} ({ms} ms)").format(device=result.device,
+                                                       ms=f"{result.elapsed_s * 1e3:.3f}"),
     ]
     for h in range(c.n_heads):
-        lines += ["", f"head {h} weights (rows = query, columns = key):"]
+        lines += ["", translate("report",
+                                "head {head} weights (rows = query, columns = key):").format(head=h)]
         lines += weight_table(tokens, result.weights[h])
-        picks = [f"{tokens[q]}→{tokens[k]}" if k >= 0 else f"{tokens[q]}→(all masked)"
+        picks = [f"{tokens[q]}→{tokens[k]}" if k >= 0 else f"{tokens[q]}→" + translate("report",
+                                                                                       "(all masked)")
                  for q, k in enumerate(result.stats.argmax[h])]
-        lines.append("가장 많이 참고 (most attended): " + ", ".join(picks))
-        lines.append(f"entropy (nats): {np.array2string(result.stats.entropy[h], precision=3)}")
+        lines.append(translate("report", "most attended: ") + ", ".join(picks))
+        lines.append(translate("report", "entropy (nats): ") + np.array2string(result.stats.entropy[h],
+                                                                               precision=3))
     if result.empty_rows.any():
         rows = ", ".join(tokens[i] for i in np.flatnonzero(result.empty_rows))
-        lines += ["", f"fully masked rows (weights set to 0): {rows}"]
+        lines += ["", translate("report", "fully masked rows (weights set to 0): ") + rows]
     if trace is not None:
-        lines += ["", "KV cache: step token cached bytes flops(cache) flops(recompute) max|diff|"]
+        lines += ["", translate("report",
+                                "KV cache: step token cached bytes flops(cache) flops(recompute) max|diff|")]
         for s in trace.steps:
             lines.append(f"  {s.step:4d} {pad(s.token, 8)} {s.cached:5d} {s.cache_bytes:9d} "
                          f"{s.flops_cached:12d} {s.flops_recompute:14d} {s.max_diff:.2e}")

@@ -1,5 +1,5 @@
 """What survives a restart: the last config, window geometry, colormap, show-values, presentation,
-the topic views' settings (``app.topic_settings``).
+the topic views' settings (``app.topic_settings``), the UI language.
 
 Stored as one JSON object in ``settings.json`` inside the settings folder:
 
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import AttentionConfig, ConfigError
+from .i18n import LANGUAGES
 
 SETTINGS_ENV = "ATTENTION_EXPLORER_SETTINGS_DIR"
 FILE_NAME = "settings.json"
@@ -54,6 +55,7 @@ class Settings:
     topics: dict = field(default_factory=dict)  # TopicSettings.to_dict(); checked on restore
     # not saved: the file this came from must be left alone (see load_settings)
     read_only: bool = field(default=False, compare=False)
+    language: str = ""        # "en" / "ko"; "" = not chosen yet: the system locale decides
 
     def to_dict(self) -> dict:
         return {
@@ -65,6 +67,7 @@ class Settings:
             "show_values": self.show_values,
             "presentation": self.presentation,
             "topics": self.topics,
+            "language": self.language,
         }
 
 
@@ -219,6 +222,11 @@ def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
         out.topics = topics  # field by field in TopicSettings.update_from_dict
     else:
         problems.append("saved topic settings ignored")
+    language = data.get("language", defaults.language)
+    if language in ("", *LANGUAGES):
+        out.language = language
+    else:
+        problems.append("saved language ignored")
     return out, problems
 
 

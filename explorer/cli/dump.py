@@ -6,7 +6,7 @@ import argparse
 import json
 
 from .learned import add_model_dump_options, run_model_dump
-from .options import add_config_options, config_from_args
+from .options import add_config_options, add_language_option, config_from_args
 from .output import print_out
 
 
@@ -16,6 +16,7 @@ def add_dump_parser(sub) -> argparse.ArgumentParser:
     add_config_options(dump)
     dump.add_argument("--format", choices=("json", "text"), default="json")
     dump.add_argument("--kv", action="store_true", help="add the KV-cache step-through")
+    add_language_option(dump, "--format text")
     add_model_dump_options(dump)
     dump.set_defaults(run=run_dump)
     return dump
@@ -30,7 +31,12 @@ def run_dump(args: argparse.Namespace) -> int:
     result = forward(config)
     trace = run_kv_cache(config) if args.kv else None
     if args.format == "text":
-        print_out(result_to_text(result, trace))
+        from ..app.i18n import set_current_language
+        set_current_language(args.lang)
+        try:
+            print_out(result_to_text(result, trace))
+        finally:
+            set_current_language("en")
     else:
         print_out(json.dumps(result_to_dict(result, trace), ensure_ascii=False))
     return 0

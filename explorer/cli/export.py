@@ -13,7 +13,7 @@ import sys
 
 from ..core import ConfigError
 from ..core.config import parse_whole
-from .options import add_config_options, config_from_args
+from .options import add_config_options, add_language_option, config_from_args
 from .output import OutputError, print_out, say
 
 EXIT_FILES = 1
@@ -28,6 +28,7 @@ def add_export_parser(sub) -> argparse.ArgumentParser:
     from ..export.naming import BACKGROUNDS, FORMATS, WHAT_HELP  # Qt-free: dump must not load Qt
     parser = sub.add_parser("export", help="write figures (PNG, SVG) or weights (CSV) without a window")
     add_config_options(parser)
+    add_language_option(parser, "the figures' labels (axis titles, legends, title line)")
     parser.add_argument("--out", required=True, metavar="DIR", help="existing folder to write into")
     parser.add_argument("--what", default="heads", help=f"{WHAT_HELP} (default heads)")
     parser.add_argument("--format", choices=FORMATS, default="png")
@@ -185,8 +186,12 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
     from ..gui.window.figures import ExportOptions, export_items
     options = ExportOptions(fmt=args.format, scale=args.scale or 1.0, width=args.width,
                             background=args.background, title=args.title)
+    previous = None
     if args.format != "csv":
         app = ensure_qt_app()  # noqa: F841  (kept alive while rendering)
+        from ..gui.plotting.i18n import current_language, install_language
+        previous = current_language()
+        install_language(args.lang)  # axis titles, legends and the title line; tokens as typed
     try:
         items = []
         for spec in specs:
@@ -198,6 +203,9 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
         return items
     except ValueError as exc:  # e.g. the size is too big for an image
         raise ConfigError(str(exc)) from None
+    finally:
+        if previous is not None:
+            install_language(previous)
 
 
 def _fail(exc: Exception) -> int:

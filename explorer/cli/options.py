@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..app.i18n import LANGUAGES
 from ..core import AttentionConfig, ConfigError, validate
 from ..core.config import parse_whole, split_sentence
 from ..core.presets import PRESETS, get_preset
@@ -52,6 +53,12 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dtype", choices=("float64", "float32"))
     parser.add_argument("--init", choices=("course", "unit"),
                         help="weights randn×0.5 (course, default) or randn/√d_model (unit)")
+
+
+def add_language_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """--lang ko|en: the language of `what` (English when not given, so scripts are stable)."""
+    parser.add_argument("--lang", choices=LANGUAGES, default="en",
+                        help=f"language of {what} (default en)")
 
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:

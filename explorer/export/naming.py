@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from ..core import AttentionConfig, ConfigError
+from ..app.i18n import translate
 from ..core.config import parse_whole
 
 KINDS = ("heads", "head", "pe", "kv", "window")
@@ -94,17 +95,22 @@ def fit_name(stem: str, ext: str) -> str:
 
 def settings_title(config: AttentionConfig, spec: FigureSpec | None = None) -> str:
     """One line for the top of a figure: d_model, heads, d_head, seed, scaling, masks."""
-    scaling = f"scaled ÷√{config.d_head}" if config.scaled else "not scaled"
+    scaling = (translate("export", "scaled ÷√{d_head}").format(d_head=config.d_head) if config.scaled
+               else translate("export", "not scaled"))
     masks = []
     if config.causal:
-        masks.append("causal")
+        masks.append(translate("export", "causal"))
     if config.padding:
-        masks.append("padding " + ", ".join(str(p) for p in sorted(config.padding)))
-    parts = [f"d_model {config.d_model}", f"{config.n_heads} head{'s' * (config.n_heads != 1)}",
-             f"d_head {config.d_head}", f"seed {config.seed}", scaling,
-             "mask: " + (" + ".join(masks) if masks else "none")]
+        masks.append(translate("export", "padding {positions}").format(
+            positions=", ".join(str(p) for p in sorted(config.padding))))
+    heads = translate("export", "{n} heads") if config.n_heads != 1 else translate("export", "{n} head")
+    parts = [f"d_model {config.d_model}", heads.format(n=config.n_heads),
+             f"d_head {config.d_head}", translate("export", "seed {seed}").format(seed=config.seed), scaling,
+             translate("export",
+                       "mask: {masks}").format(masks=" + ".join(masks) if masks else translate("export",
+                                                                                               "none"))]
     if config.positional:
-        parts.append("+ positional encoding")
+        parts.append(translate("export", "+ positional encoding"))
     label = _spec_label(spec, config)
     return (label + " — " if label else "") + " · ".join(parts)
 
@@ -113,7 +119,8 @@ def _spec_label(spec: FigureSpec | None, config: AttentionConfig) -> str:
     if spec is None or spec.kind in ("heads", "window"):
         return ""
     if spec.kind == "head":
-        return f"head {spec.index}"
+        return translate("export", "head {head}").format(head=spec.index)
     if spec.kind == "pe":
-        return "positional encoding"
-    return f"KV cache, step {spec.index} ({config.tokens[spec.index]})"
+        return translate("export", "positional encoding")
+    return translate("export", "KV cache, step {step} ({token})").format(step=spec.index,
+                                                                         token=config.tokens[spec.index])

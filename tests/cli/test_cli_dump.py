@@ -165,3 +165,24 @@ def test_closed_pipe_in_a_shell():
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.stdout == '{"config":'
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+
+
+def test_text_dump_in_korean_and_english():
+    ko = run_cli("dump", "--preset", "course-lab3", "--format", "text", "--lang", "ko")
+    assert ko.returncode == 0, ko.stderr
+    assert "헤드 0 가중치 (행 = 쿼리, 열 = 키):" in ko.stdout and "가장 많이 참고: " in ko.stdout
+    assert "weights (rows" not in ko.stdout
+    en = run_cli("dump", "--preset", "course-lab3", "--format", "text", "--lang", "en")
+    assert "head 0 weights (rows = query, columns = key):" in en.stdout and "헤드" not in en.stdout
+    default = run_cli("dump", "--preset", "course-lab3", "--format", "text")
+    assert default.stdout.splitlines()[5:] == en.stdout.splitlines()[5:]  # English by default
+    # the numbers are the course's in either language
+    for row in COURSE_ROWS[:4]:
+        assert any(line.split() == row for line in ko.stdout.splitlines())
+
+
+@pytest.mark.parametrize("value", ["fr", "KO", ""])
+def test_bad_lang_is_one_line_exit_2(value):
+    proc = run_cli("dump", "--format", "text", "--lang", value)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "--lang" in proc.stderr and proc.stdout == ""

@@ -123,6 +123,7 @@ def test_bad_folder_exit_1_nothing_written(capsys, tmp_path, where):
     ["--what", "head:2"], ["--what", "kv:9"], ["--what", "nonsense"], ["--background", "pink"],
     ["--format", "gif"], ["--heads", "3"], ["--name", "a.svg"], ["--name", "a/b.png"],
     ["--what", "all", "--name", "x.png"], ["--what", "window", "--format", "csv"],
+    ["--lang", "de"], ["--lang", "KO"],
 ])
 def test_bad_options_exit_2_one_line(capsys, tmp_path, args):
     try:
@@ -138,3 +139,15 @@ def test_missing_out_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main(["export", *LAB3])
     assert exc.value.code == 2
+
+
+def test_lang_sets_the_figure_labels(capsys, tmp_path):
+    code, out, _ = main(capsys, *LAB3, "--out", str(tmp_path / "ko"), "--format", "svg",
+                        "--what", "head:0", "--title", "--lang", "ko")
+    assert code == 0
+    svg = next((tmp_path / "ko").iterdir()).read_text("utf-8")
+    assert "쿼리" in svg and "시드 1" in svg and "나는" in svg and "query" not in svg
+    code, out, _ = main(capsys, *LAB3, "--out", str(tmp_path / "en"), "--format", "svg",
+                        "--what", "head:0", "--title")
+    svg = next((tmp_path / "en").iterdir()).read_text("utf-8")
+    assert "query" in svg and "seed 1" in svg and "쿼리" not in svg and "나는" in svg

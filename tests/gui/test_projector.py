@@ -14,6 +14,9 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, 
 from explorer.gui.plotting import fonts
 from explorer.gui.topics import TOPICS, TopicsController
 
+# every layout check runs in the English and in the Korean UI (the Korean texts must fit too)
+pytestmark = pytest.mark.usefixtures("ui_language")
+
 PROJECTORS = [(1024, 768), (1280, 720), (1920, 1080)]
 WAIT_MS = 60_000
 

@@ -23,6 +23,9 @@ from explorer.gui.topics import TOPICS, TopicsController
 from explorer.gui.topics.cross_view import CrossView
 from explorer.gui.topics.scaling_view import ScalingView
 
+# every layout check runs in the English and in the Korean UI (the Korean texts must fit too)
+pytestmark = pytest.mark.usefixtures("ui_language")
+
 WAIT_MS = 60_000
 LAPTOP_WIDTH = 1024        # a small laptop window: 1024 x 700
 PROJECTOR_WIDTH = 1280     # a common projector, presentation mode on
@@ -130,7 +133,7 @@ def test_info_strip_wraps_rather_than_widen_the_window(qtbot):
     config = AttentionConfig(tokens=("a", "b"), d_model=2048, n_heads=16)
     strip.set_result(forward(config))
     assert strip.minimumSizeHint().width() <= PROJECTOR_WIDTH - 480
-    assert strip.shape_label.text() == "shapes (2, 2048) → (16, 2, 128) → (2, 2048)"
+    assert strip.shape_label.text().endswith(" (2, 2048) → (16, 2, 128) → (2, 2048)")
 
 
 def test_topic_busy_note_does_not_widen_its_view(qtbot):

@@ -22,7 +22,7 @@ def test_layers_are_drawn_and_the_empty_row_explained(qtbot):
     assert view.plots["weights"].outlined_rows == (0,)
     assert np.isfinite(view.plots["weights"].matrix()).all()
     text = view.message.text()
-    assert "query 0 (<pad>)" in text and "영벡터" in text
+    assert "query 0 (<pad>)" in text and "zero vector" in text  # the UI language (English here)
     view.head_spin.setValue(1)
     np.testing.assert_array_equal(view.plots["weights"].matrix(), result.weights[1])
 

@@ -34,13 +34,17 @@ def open_topic(qtbot, window, key):
 
 
 def test_menu_has_one_action_per_topic_in_both_languages(window):
+    """Each title in the UI language: English here, Korean after View → Language."""
     actions = [a for a in window.topics_menu.actions() if a.objectName().startswith("topic_")]
     assert [a.objectName() for a in actions] == [f"topic_{t.key}" for t in TOPICS]
     for action, topic in zip(actions, TOPICS):
         text = TEXTS[topic.key]
         assert action.text() == text.menu_title  # "&&" shows as "&" in a menu
-        assert text.title_ko.replace("&", "&&") in action.text()
-        assert text.title_en.replace("&", "&&") in action.text()
+        assert action.text() == text.title_en.replace("&", "&&")
+    from explorer.gui.window.language import set_window_language
+    set_window_language(window, "ko")
+    for action, topic in zip(actions, TOPICS):
+        assert action.text() == TEXTS[topic.key].title_ko.replace("&", "&&") == TEXTS[topic.key].menu_title
 
 
 @pytest.mark.parametrize("topic", TOPICS, ids=[t.key for t in TOPICS])
@@ -51,7 +55,7 @@ def test_each_topic_sets_its_preset_and_shows_its_view(qtbot, window, topic):
     assert window.state.config == topic.preset.replace(backend="torch")
     assert window.tabs.currentWidget() is view
     assert window.tabs.tabText(window.tabs.currentIndex()) == TEXTS[topic.key].tab
-    assert view.explanation.isVisible() and view.explanation.ko.isVisible()
+    assert view.explanation.isVisible() and view.explanation.en.isVisible()  # the UI language
     assert TEXTS[topic.key].body_ko in view.explanation.text()
     assert TEXTS[topic.key].body_en in view.explanation.text()
     assert view.result is window.state.result

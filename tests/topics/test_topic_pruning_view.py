@@ -39,7 +39,7 @@ def test_all_heads_pruned_shows_zero_output_and_the_note(qtbot):
     view = show_view(qtbot, PruningView, result)
     redraw(qtbot, view, lambda: view.set_head_mask([False, False]))
     assert np.all(view.outputs["pruned"].matrix() == 0)
-    assert "All heads are pruned" in view.message.text() and "모든 헤드" in view.message.text()
+    assert "All heads are pruned" in view.message.text()  # the UI language (English here)
     assert "100.0%" in view.delta_text
     redraw(qtbot, view, view.all_on.click)
     assert view.head_mask().all()

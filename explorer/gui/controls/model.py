@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
 from ...core import MAX_D_MODEL, SEED_MAX, AttentionConfig
 from ...core.config import divisors, max_heads_for, nearest_divisor  # noqa: F401 (tests import them here)
 from ...app.state import AppState
+from ..plotting.i18n import translate
 
 D_MODEL_CHOICES = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
                    768, 1024, 1536, 2048)
@@ -62,10 +63,10 @@ class ModelSizeControl(QWidget):
             label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("d_model"), 0, 0)
+        layout.addWidget(QLabel(translate("controls.model", "d_model")), 0, 0)
         layout.addWidget(self.d_model_slider, 0, 1)
         layout.addWidget(self.d_model_value, 0, 2)
-        layout.addWidget(QLabel("heads"), 1, 0)
+        layout.addWidget(QLabel(translate("controls.model", "heads")), 1, 0)
         layout.addWidget(self.heads_slider, 1, 1)
         layout.addWidget(self.heads_value, 1, 2)
         layout.addWidget(self.divisors_label, 2, 1, 1, 2)
@@ -88,12 +89,14 @@ class ModelSizeControl(QWidget):
         self.d_model_value.setText(str(config.d_model))
         self.heads_value.setText(str(config.n_heads))
         self.heads_slider.setEnabled(len(self._divisors) > 1)
-        text = "heads divide d_model: " + " ".join(map(str, self._divisors))
+        text = translate("controls.model", "heads divide d_model: {divisors}").format(
+            divisors=" ".join(map(str, self._divisors)))
         if divisors(config.d_model)[-1] > limit:
-            text += f" (more than {limit} need fewer tokens)"
+            text += translate("controls.model", " (more than {limit} need fewer tokens)").format(limit=limit)
         self.divisors_label.setText(text)
         self.d_head_label.setText(
-            f"d_head = d_model / heads = {config.d_model} / {config.n_heads} = {config.d_head}")
+            translate("controls.model", "d_head = d_model / heads = {numbers}").format(
+                numbers=f"{config.d_model} / {config.n_heads} = {config.d_head}"))
 
     # ----- user -> state -------------------------------------------------------------------
     def _on_d_model_index(self, index: int) -> None:
@@ -133,11 +136,12 @@ class SeedControl(QWidget):
         self.spin.setRange(0, SEED_MAX)
         self.spin.setSingleStep(1)
         self.spin.setKeyboardTracking(False)  # typing 4294967295 computes once, on Enter
-        self.spin.setToolTip(f"Any whole number from 0 to {SEED_MAX} (2³² − 1)")
-        self.random_button = QPushButton("New random seed")
+        self.spin.setToolTip(translate("controls.model",
+                                       "Any whole number from 0 to {max} (2³² − 1)").format(max=SEED_MAX))
+        self.random_button = QPushButton(translate("controls.model", "New random seed"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("seed"))
+        layout.addWidget(QLabel(translate("controls.model", "seed")))
         layout.addWidget(self.spin, 1)
         layout.addWidget(self.random_button)
         self.spin.valueChanged.connect(lambda value: self._state.update(seed=int(round(value))))

@@ -8,22 +8,27 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QVBoxLayout, QW
 from ...core import AttentionConfig, DeviceInfo
 from ...core.backends import canonical_device
 from ...app.state import SHOW_VALUES_MODES, AppState
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 SWITCHES = (  # config field, label
-    ("scaled", "÷√d_head scaling"),
-    ("causal", "causal mask (no looking ahead)"),
-    ("positional", "add positional encoding"),
+    ("scaled", QT_TRANSLATE_NOOP("controls.options", "÷√d_head scaling")),
+    ("causal", QT_TRANSLATE_NOOP("controls.options", "causal mask (no looking ahead)")),
+    ("positional", QT_TRANSLATE_NOOP("controls.options", "add positional encoding")),
 )
-LOADING_LABEL = "torch (loading…)"
+LOADING_LABEL = QT_TRANSLATE_NOOP("controls.options", "torch (loading…)")
 CHOICES = (  # config field, label, ((value, text, tooltip), ...)
-    ("init", "weights", (
-        ("course", "course: randn × 0.5", "the course's numbers (Lab 3)"),
-        ("unit", "unit: randn / √d_model", "as real models start: q·k has variance d_head, "
-                                          "so ÷√d_head brings the scores back to variance 1"),
+    ("init", QT_TRANSLATE_NOOP("controls.options", "weights"), (
+        ("course", QT_TRANSLATE_NOOP("controls.options", "course: randn × 0.5"),
+         QT_TRANSLATE_NOOP("controls.options", "the course's numbers (Lab 3)")),
+        ("unit", QT_TRANSLATE_NOOP("controls.options", "unit: randn / √d_model"),
+         QT_TRANSLATE_NOOP("controls.options", "as real models start: q·k has variance d_head, "
+                                          "so ÷√d_head brings the scores back to variance 1")),
     )),
-    ("dtype", "precision", (
-        ("float64", "float64 (exact)", "teaching numbers to the last digit"),
-        ("float32", "float32 (fast)", "about twice as fast at large sizes"),
+    ("dtype", QT_TRANSLATE_NOOP("controls.options", "precision"), (
+        ("float64", QT_TRANSLATE_NOOP("controls.options", "float64 (exact)"),
+         QT_TRANSLATE_NOOP("controls.options", "teaching numbers to the last digit")),
+        ("float32", QT_TRANSLATE_NOOP("controls.options", "float32 (fast)"),
+         QT_TRANSLATE_NOOP("controls.options", "about twice as fast at large sizes")),
     )),
 )
 
@@ -43,7 +48,7 @@ class SwitchesControl(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for name, text in SWITCHES:
-            box = QCheckBox(text)
+            box = QCheckBox(translate("controls.options", text))
             box.toggled.connect(lambda on, name=name: self._state.update(**{name: on}))
             layout.addWidget(box)
             self.boxes[name] = box
@@ -71,11 +76,12 @@ class ChoicesControl(QWidget):
         for name, label, options in CHOICES:
             combo = QComboBox()
             for value, text, tip in options:
-                combo.addItem(text, value)
-                combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+                combo.addItem(translate("controls.options", text), value)
+                combo.setItemData(combo.count() - 1, translate("controls.options", tip),
+                                  Qt.ItemDataRole.ToolTipRole)
             combo.activated.connect(
                 lambda i, name=name, combo=combo: self._state.update(**{name: combo.itemData(i)}))
-            layout.addRow(label, combo)
+            layout.addRow(translate("controls.options", label), combo)
             self.combos[name] = combo
         state.config_changed.connect(self.sync)
         self.sync(state.config)
@@ -106,7 +112,8 @@ class BackendCombo(QComboBox):
             self.clear()
             if devices is None:
                 self._add("numpy (CPU)", device_key("numpy", "cpu"), True, "")
-                self._add(LOADING_LABEL, None, False, "torch is being loaded in the background")
+                self._add(translate("controls.options", LOADING_LABEL), None, False,
+                          translate("controls.options", "torch is being loaded in the background"))
             else:
                 for info in devices:
                     self._add(info.label, device_key(info.backend, info.device), info.available,
@@ -118,7 +125,8 @@ class BackendCombo(QComboBox):
         item = self.model().item(self.count() - 1)
         item.setEnabled(enabled)
         if reason:
-            item.setToolTip(reason if enabled else f"unavailable: {reason}")
+            item.setToolTip(reason if enabled else translate("controls.options",
+                                                             "unavailable: {reason}").format(reason=reason))
 
     def keys(self) -> list:
         return [self.itemData(i) for i in range(self.count())]
@@ -153,16 +161,19 @@ class DisplayControl(QWidget):
         super().__init__(parent)
         self._view = state.view
         self.colormap_combo = QComboBox()
-        self.colormap_combo.addItems(colormaps)
+        for name in colormaps:  # shown translated, stored by name
+            self.colormap_combo.addItem(translate("plotting.colormaps", name), name)
         self.values_combo = QComboBox()
         for mode in SHOW_VALUES_MODES:
-            self.values_combo.addItem(mode, mode)
-        self.values_combo.setToolTip("auto: numbers in the cells when they fit")
+            self.values_combo.addItem(translate("controls.options", mode), mode)
+        self.values_combo.setToolTip(translate("controls.options",
+                                               "auto: numbers in the cells when they fit"))
         layout = QFormLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addRow("colormap", self.colormap_combo)
-        layout.addRow("cell values", self.values_combo)
-        self.colormap_combo.currentTextChanged.connect(self._on_colormap)
+        layout.addRow(translate("controls.options", "colormap"), self.colormap_combo)
+        layout.addRow(translate("controls.options", "cell values"), self.values_combo)
+        self.colormap_combo.currentIndexChanged.connect(
+            lambda i: self._on_colormap(self.colormap_combo.itemData(i)))
         self.values_combo.currentIndexChanged.connect(
             lambda i: setattr(self._view, "show_values", self.values_combo.itemData(i)))
         self._view.colormap_changed.connect(self.sync)
@@ -175,7 +186,7 @@ class DisplayControl(QWidget):
 
     def sync(self, *_args) -> None:
         with QSignalBlocker(self.colormap_combo), QSignalBlocker(self.values_combo):
-            index = self.colormap_combo.findText(self._view.colormap, Qt.MatchFlag.MatchExactly)
+            index = self.colormap_combo.findData(self._view.colormap)
             if index >= 0:
                 self.colormap_combo.setCurrentIndex(index)
             self.values_combo.setCurrentIndex(self.values_combo.findData(self._view.show_values))

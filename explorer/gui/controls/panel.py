@@ -18,6 +18,7 @@ from .model import ModelSizeControl, SeedControl
 from .options import BackendCombo, ChoicesControl, DisplayControl, SwitchesControl
 from .sentence import PaddingChips, SentenceControl
 from ...app.state import AppState
+from ..plotting.i18n import translate
 
 
 def _group(title: str, *widgets: QWidget) -> QGroupBox:
@@ -46,13 +47,13 @@ class ControlPanel(QScrollArea):
         inner = QWidget()
         inner.setObjectName("controls")
         layout = QVBoxLayout(inner)
-        layout.addWidget(_group("Sentence", self.sentence))
-        layout.addWidget(_group("Padding (click tokens)", self.chips))
-        layout.addWidget(_group("Model size", self.model_size))
-        layout.addWidget(_group("Seed", self.seed))
-        layout.addWidget(_group("Scaling and masks", self.switches))
-        layout.addWidget(_group("Backend / device", self.backend, self.choices))
-        layout.addWidget(_group("Display", self.display))
+        layout.addWidget(_group(translate("controls.panel", "Sentence"), self.sentence))
+        layout.addWidget(_group(translate("controls.panel", "Padding (click tokens)"), self.chips))
+        layout.addWidget(_group(translate("controls.panel", "Model size"), self.model_size))
+        layout.addWidget(_group(translate("controls.panel", "Seed"), self.seed))
+        layout.addWidget(_group(translate("controls.panel", "Scaling and masks"), self.switches))
+        layout.addWidget(_group(translate("controls.panel", "Backend / device"), self.backend, self.choices))
+        layout.addWidget(_group(translate("controls.panel", "Display"), self.display))
         layout.addStretch(1)
         self.setWidget(inner)
         self.setWidgetResizable(True)

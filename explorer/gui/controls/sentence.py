@@ -16,6 +16,7 @@ from ...core import AttentionConfig, split_sentence
 from ...app.state import AppState
 from ...app.throttle import Debouncer
 from ..plotting.flow_layout import FlowLayout
+from ..plotting.i18n import translate
 
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
@@ -28,11 +29,12 @@ def padding_summary(padding: frozenset[int]) -> str:
     """'0, 3, 11', or for many positions '0, 5, 10, 15, 20, 25, … 1020 (205 positions)'."""
     padded = sorted(padding)
     if not padded:
-        return "none (click a token)"
+        return translate("controls.sentence", "none (click a token)")
     if len(padded) <= MAX_LISTED_PADDING:
         return ", ".join(map(str, padded))
     head = ", ".join(map(str, padded[:MAX_LISTED_PADDING - 2]))
-    return f"{head}, … {padded[-1]} ({len(padded)} positions)"
+    return translate("controls.sentence", "{head}, … {last} ({count} positions)").format(head=head,
+                                                                                         last=padded[-1], count=len(padded))
 
 
 def style_chip(chip: QToolButton, padded: bool) -> None:
@@ -54,7 +56,8 @@ class SentenceControl(QWidget):
         super().__init__(parent)
         self._state = state
         self.edit = QLineEdit()
-        self.edit.setPlaceholderText("type a sentence; tokens are split on spaces")
+        self.edit.setPlaceholderText(translate("controls.sentence",
+                                               "type a sentence; tokens are split on spaces"))
         self.edit.setClearButtonEnabled(True)
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)
@@ -87,7 +90,9 @@ class SentenceControl(QWidget):
 
     def _show_count(self, config: AttentionConfig) -> None:
         self.count_label.setStyleSheet("")
-        self.count_label.setText(f"n = {config.n_tokens} token{'s' if config.n_tokens != 1 else ''}")
+        self.count_label.setText((translate("controls.sentence",
+                                            "n = {n} tokens") if config.n_tokens != 1 else translate("controls.sentence", "n = {n} token")).format(
+            n=config.n_tokens))
 
     def _on_error(self, message: str) -> None:
         """Our sentence was refused: say so under the box for as long as the box holds it (the
@@ -95,8 +100,9 @@ class SentenceControl(QWidget):
         if self._applying:
             n = self._state.config.n_tokens
             self.count_label.setStyleSheet(REFUSED_STYLE)
-            self.count_label.setText(f"not applied: {message} — the picture still shows the "
-                                     f"last sentence (n = {n})")
+            self.count_label.setText(translate("controls.sentence",
+                                               "not applied: {message} — the picture still shows the "
+                                               "last sentence (n = {n})").format(message=message, n=n))
 
     def set_text(self, text: str) -> bool:
         """Put `text` in the box and apply it at once (tests, topics)."""
@@ -157,9 +163,11 @@ class PaddingChips(QWidget):
                     chip.setChecked(i in config.padding)
                 style_chip(chip, i in config.padding)
         self._padding = config.padding
-        text = "padding: " + padding_summary(config.padding)
+        text = translate("controls.sentence",
+                         "padding: {summary}").format(summary=padding_summary(config.padding))
         if len(config.tokens) > MAX_CHIPS:
-            text += f" — chips for the first {MAX_CHIPS} tokens"
+            text += translate("controls.sentence",
+                              " — chips for the first {count} tokens").format(count=MAX_CHIPS)
         self.summary.setText(text)
 
     def _rebuild(self, tokens: tuple[str, ...]) -> None:
@@ -173,7 +181,9 @@ class PaddingChips(QWidget):
             chip.setObjectName("chip")
             chip.setText(token)
             chip.setCheckable(True)
-            chip.setToolTip(f"token {i} “{token}”: click to mark it as padding (masked as a key)")
+            chip.setToolTip(translate("controls.sentence",
+                                      "token {i} “{token}”: click to mark it as padding (masked as a key)").format(
+                i=i, token=token))
             chip.toggled.connect(lambda on, i=i: self.toggle(i, on))
             self._flow.addWidget(chip)
             self.chips.append(chip)

@@ -22,6 +22,7 @@ from ..plotting.fonts import css_pt, load_bundled_fonts, ui_font
 from .panel import FOREGROUND, HeadPanel, PanelStyle
 from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskPaint, mask_paint
 from ..plotting.token_ticks import tick_levels
+from ..plotting.i18n import translate
 
 AUTO_VALUES_MAX_TOKENS = 12  # "auto" prints values up to this many tokens
 MAX_GRID_HEADS = 16          # more heads than this: the first 16 in the grid, any one by focus
@@ -182,15 +183,20 @@ class HeadsGrid(QWidget):
         """The description of one cell shown while the mouse is over it."""
         r = self._result
         tokens = r.tokens
-        where = f"head {head}: {tokens[query]} → {tokens[key]}"
+        where = translate("heads.grid", "head {head}: {query} → {key}").format(head=head, query=tokens[query],
+                                                                               key=tokens[key])
         raw = float(r.raw_scores[head, query, key])
         if r.empty_rows[query]:
-            return f"{where}: every key is masked for this query (weights all 0)"
+            return translate("heads.grid",
+                             "{where}: every key is masked for this query (weights all 0)").format(where=where)
         if not r.mask[query, key]:
-            return f"{where}: masked (weight 0; raw score {raw:.2f} not used)"
-        text = f"{where}, weight {float(r.weights[head, query, key]):.2f}, raw score {raw:.2f}"
+            return translate("heads.grid",
+                             "{where}: masked (weight 0; raw score {raw} not used)").format(where=where, raw=f"{raw:.2f}")
+        text = translate("heads.grid", "{where}, weight {weight}, raw score {raw}").format(
+            where=where, weight=f"{float(r.weights[head, query, key]):.2f}", raw=f"{raw:.2f}")
         if r.config.scaled:
-            text += f" (scaled {float(r.scores[head, query, key]):.2f})"
+            text += translate("heads.grid",
+                              " (scaled {scaled})").format(scaled=f"{float(r.scores[head, query, key]):.2f}")
         return text
 
     def hover_label(self) -> str:
@@ -252,15 +258,17 @@ class HeadsGrid(QWidget):
         hidden = self._focus is None and n_heads > MAX_GRID_HEADS
         self._notice.setVisible(hidden)
         if hidden:
-            self._notice.setText(f"Showing heads 0–{MAX_GRID_HEADS - 1} of {n_heads}; "
-                                 "choose a head to enlarge any other.")
+            self._notice.setText(translate("heads.grid", "Showing heads 0–{last} of {count}; "
+                                           "choose a head to enlarge any other.").format(
+                last=MAX_GRID_HEADS - 1, count=n_heads))
 
     def _apply_bar_style(self) -> None:
         axis = self._bar.axis
         axis.setPen(pg.mkPen(FOREGROUND, width=self._style.axis_px))
         axis.setTextPen(pg.mkPen(FOREGROUND))
         axis.setStyle(tickFont=ui_font(self._style.tick_pt))
-        axis.setLabel("weight", color=FOREGROUND, **{"font-size": css_pt(self._style.tick_pt)})
+        axis.setLabel(translate("heads.grid", "weight"), color=FOREGROUND,
+                      **{"font-size": css_pt(self._style.tick_pt)})
 
     def _apply_label_fonts(self) -> None:
         font = ui_font(self._style.title_pt if self._presentation else self._style.tick_pt + 1)

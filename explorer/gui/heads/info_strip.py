@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 
 from ...core import AttentionResult
 from ..plotting.wrapping_label import WrappingLabel
+from ..plotting.i18n import translate
 
 MAX_ENTROPY_HEADS = 16  # more than this and the strip shows the first ones and the mean
 
@@ -30,8 +31,9 @@ def entropy_text(result: AttentionResult) -> str:
     per_head = mean_entropy_per_head(result)
     shown = " · ".join(f"h{i} {e:.2f}" for i, e in enumerate(per_head[:MAX_ENTROPY_HEADS]))
     if len(per_head) > MAX_ENTROPY_HEADS:
-        shown += f" … (mean {per_head.mean():.2f})"
-    return f"entropy per head (nats; ln n = {math.log(result.config.n_tokens):.2f}): {shown}"
+        shown += translate("heads.info_strip", " … (mean {mean})").format(mean=f"{per_head.mean():.2f}")
+    return translate("heads.info_strip", "entropy per head (nats; ln n = {ln_n}): {shown}").format(
+        ln_n=f"{math.log(result.config.n_tokens):.2f}", shown=shown)
 
 
 def time_text(seconds: float) -> str:
@@ -60,7 +62,7 @@ class InfoStrip(QWidget):
         self._two_rows: bool | None = None
         for label in self._labels():
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.shape_label.setText("computing…")
+        self.shape_label.setText(translate("heads.info_strip", "computing…"))
         self._arrange()
 
     def _labels(self) -> tuple[WrappingLabel, ...]:
@@ -101,13 +103,20 @@ class InfoStrip(QWidget):
 
     def set_result(self, result: AttentionResult) -> None:
         c = result.config
-        self.shape_label.setText(f"shapes {result.shape_flow()}")
-        self.shape_label.setToolTip("X (n, d_model) → split into heads (h, n, d_head) → "
-                                    "concat and W_O (n, d_model)")
-        self.params_label.setText(f"parameters {result.param_count:,}")
-        self.params_label.setToolTip(f"W_Q, W_K, W_V, W_O: 4 · {c.d_model} · {c.d_model}, "
-                                     "the same for any number of heads")
+        self.shape_label.setText(translate("heads.info_strip",
+                                           "shapes {flow}").format(flow=result.shape_flow()))
+        self.shape_label.setToolTip(translate("heads.info_strip",
+                                              "X (n, d_model) → split into heads (h, n, d_head) → "
+                                    "concat and W_O (n, d_model)"))
+        self.params_label.setText(translate("heads.info_strip",
+                                            "parameters {count}").format(count=f"{result.param_count:,}"))
+        self.params_label.setToolTip(translate("heads.info_strip",
+                                               "W_Q, W_K, W_V, W_O: {numbers}, the same for "
+                                               "any number of heads").format(numbers=f"4 · {c.d_model} · {c.d_model}"))
         self.entropy_label.setText(entropy_text(result))
-        self.time_label.setText(f"{time_text(result.elapsed_s)} on {result.device}")
-        self.time_label.setToolTip(f"{result.flop_count:,} floating-point operations")
+        self.time_label.setText(translate("heads.info_strip",
+                                          "{time} on {device}").format(time=time_text(result.elapsed_s),
+                                                                          device=result.device))
+        self.time_label.setToolTip(translate("heads.info_strip", "{count} floating-point operations").format(
+            count=f"{result.flop_count:,}"))
         self._arrange()

@@ -19,6 +19,7 @@ from ..plotting.heatmap_item import (ARGMAX_MIN_CELL_PX, EMPTY_ROW_COLOUR, CellM
 from ..plotting.mask_item import MaskItem, MaskPaint
 from ..plotting.matrix import MatrixHeatmap
 from ..plotting.token_axis import TokenAxis
+from ..plotting.i18n import translate
 
 FOREGROUND = "#222222"
 
@@ -107,7 +108,7 @@ class HeadPanel(MatrixHeatmap):
 
     def _set_title(self, head: int, entropy: np.ndarray, empty_rows: np.ndarray) -> None:
         live = entropy[~empty_rows]
-        title = f"head {head}"
+        title = translate("heads.panel", "head {head}").format(head=head)
         if live.size:
             title += f"  ·  H̄ {float(live.mean()):.2f}"
         if title != self._title:
@@ -124,8 +125,8 @@ class HeadPanel(MatrixHeatmap):
         label_style = {"color": FOREGROUND, "font-size": css_pt(style.tick_pt)}
         for name in ("left", "bottom"):  # cell axes: one token made it 'query (x0.001)'
             self.plot.getAxis(name).enableAutoSIPrefix(False)
-        self.plot.getAxis("left").setLabel("query", **label_style)
-        self.plot.getAxis("bottom").setLabel("key", **label_style)
+        self.plot.getAxis("left").setLabel(translate("heads.panel", "query"), **label_style)
+        self.plot.getAxis("bottom").setLabel(translate("heads.panel", "key"), **label_style)
         self.values.set_font(ui_font(style.tick_pt, bold=True), style.value_px, style.value_min_px)
         self.argmax.set_pens(_argmax_pens(style.marker_px))
         dashed = cosmetic_pen(EMPTY_ROW_COLOUR, style.marker_px, Qt.PenStyle.DashLine)

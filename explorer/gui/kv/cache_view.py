@@ -20,6 +20,7 @@ from ..plotting.axes import (MAX_TICK_LABELS, WEIGHTS_COLORMAP, set_count_ticks,
                              set_title, setup_heatmap, show_cells, style_axes)
 from ..plotting.colormaps import symmetric_levels
 from ..plotting.fonts import ui_font
+from ..plotting.i18n import translate
 
 NEW_ROW_COLOR = "#ff7f0e"
 MAX_SEPARATORS = 32         # draw head boundaries in the concatenated view up to this many heads
@@ -55,12 +56,17 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.q_plot = self.addPlot(row=1, col=0)
         self.out_plot = self.addPlot(row=1, col=1)
         self.w_plot = self.addPlot(row=2, col=0, colspan=2)
-        self.k_item = setup_heatmap(self.k_plot, "K cache", "", "cached token")
-        self.v_item = setup_heatmap(self.v_plot, "V cache", "", "")
-        self.q_item = setup_heatmap(self.q_plot, "query q_t", "dimension", "")
-        self.out_item = setup_heatmap(self.out_plot, "output row t (after W_O)", "dimension", "")
-        self.w_item = setup_heatmap(self.w_plot, "attention of q_t over the cached keys",
-                                    "cached key · colour 0 … this step's largest weight", "head",
+        self.k_item = setup_heatmap(self.k_plot, translate("kv.cache_view", "K cache"), "",
+                                    translate("kv.cache_view", "cached token"))
+        self.v_item = setup_heatmap(self.v_plot, translate("kv.cache_view", "V cache"), "", "")
+        self.q_item = setup_heatmap(self.q_plot, translate("kv.cache_view", "query q_t"),
+                                    translate("kv.cache_view", "dimension"), "")
+        self.out_item = setup_heatmap(self.out_plot, translate("kv.cache_view", "output row t (after W_O)"),
+                                      translate("kv.cache_view", "dimension"), "")
+        self.w_item = setup_heatmap(self.w_plot, translate("kv.cache_view",
+                                                           "attention of q_t over the cached keys"),
+                                    translate("kv.cache_view",
+                                              "cached key · colour 0 … this step's largest weight"), translate("kv.cache_view", "head"),
                                     WEIGHTS_COLORMAP)
         self.v_plot.setYLink(self.k_plot)
         self.v_plot.getAxis("left").setStyle(showValues=False)
@@ -166,11 +172,13 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._q_levels = symmetric_levels(self._q_all if head is None else self._q_all[:, head])
         n, width = k.shape
         self._width = width
-        which = "" if head is None else f", head {head}"  # all heads: the combo says so
+        which = "" if head is None else translate("kv.cache_view",
+                                                  ", head {head}").format(head=head)  # all heads: the combo says so
         for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
             show_cells(plot, n, width)
             set_count_ticks(plot.getAxis("bottom"), width)
-            set_title(plot, f"{name} cache{which} ({n} × {width})")
+            set_title(plot, translate("kv.cache_view", "{name} cache{which} ({n} × {width})").format(
+                name=name, which=which, n=n, width=width))
         show_cells(self.q_plot, 1, width)
         set_count_ticks(self.q_plot.getAxis("bottom"), width)
         set_count_ticks(self.out_plot.getAxis("bottom"), trace.config.d_model)
@@ -230,7 +238,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
             for key, text in enumerate(row):
                 text.setVisible(key < cached)
                 if key in padding:
-                    text.setText("pad", color="w")
+                    text.setText(translate("kv.cache_view", "pad"), color="w")
                 elif key < cached:
                     text.setText(f"{weights[h, key]:.2f}", color="k" if dark[h, key] else "w")
 

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, Q
 
 from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import ui_font
+from ..plotting.i18n import translate
 
 DEFAULT_SPEED = 4.0      # steps per second: slow enough to follow on a projector
 MAX_SPEED = 120.0
@@ -37,29 +38,37 @@ class KVControls(QWidget):
             b.setToolTip(tip)
             return b
 
-        self.first_button = button(QStyle.SP_MediaSkipBackward, "first", "First step (Home)")
-        self.back_button = button(QStyle.SP_MediaSeekBackward, "back", "Step back (Left)")
-        self.play_button = button(QStyle.SP_MediaPlay, "play", "Play (Space)")
-        self.pause_button = button(QStyle.SP_MediaPause, "pause", "Pause (Space)")
-        self.forward_button = button(QStyle.SP_MediaSeekForward, "forward", "Step forward (Right)")
-        self.last_button = button(QStyle.SP_MediaSkipForward, "last", "Last step (End)")
+        self.first_button = button(QStyle.SP_MediaSkipBackward, translate("kv.controls", "first"),
+                                   translate("kv.controls", "First step (Home)"))
+        self.back_button = button(QStyle.SP_MediaSeekBackward, translate("kv.controls", "back"),
+                                  translate("kv.controls", "Step back (Left)"))
+        self.play_button = button(QStyle.SP_MediaPlay, translate("kv.controls", "play"),
+                                  translate("kv.controls", "Play (Space)"))
+        self.pause_button = button(QStyle.SP_MediaPause, translate("kv.controls", "pause"),
+                                   translate("kv.controls", "Pause (Space)"))
+        self.forward_button = button(QStyle.SP_MediaSeekForward, translate("kv.controls", "forward"),
+                                     translate("kv.controls", "Step forward (Right)"))
+        self.last_button = button(QStyle.SP_MediaSkipForward, translate("kv.controls", "last"),
+                                  translate("kv.controls", "Last step (End)"))
         self.speed_spin = QDoubleSpinBox()
         self.speed_spin.setRange(0.25, MAX_SPEED)
         self.speed_spin.setDecimals(2)
         self.speed_spin.setValue(DEFAULT_SPEED)
-        self.speed_spin.setSuffix(" steps/s")
-        self.speed_spin.setToolTip("Playback speed")
+        self.speed_spin.setSuffix(translate("kv.controls", " steps/s"))
+        self.speed_spin.setToolTip(translate("kv.controls", "Playback speed"))
         self.step_spin = QSpinBox()
         self.step_spin.setRange(0, 0)
-        self.step_spin.setToolTip("Jump to a step")
+        self.step_spin.setToolTip(translate("kv.controls", "Jump to a step"))
         self.head_combo = QComboBox()
-        self.head_combo.setToolTip("Which head's K and V to show")
+        self.head_combo.setToolTip(translate("kv.controls", "Which head's K and V to show"))
         self.slider = QSlider(Qt.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setPageStep(10)
-        self.slider.setToolTip("Scrub through the steps (Left / Right, PgUp / PgDn)")
-        self.position_label = QLabel("step 0 / 0")
-        self._labels = [QLabel("speed"), QLabel("jump to step"), QLabel("K, V of"), self.position_label]
+        self.slider.setToolTip(translate("kv.controls",
+                                         "Scrub through the steps (Left / Right, PgUp / PgDn)"))
+        self.position_label = QLabel(translate("kv.controls", "step 0 / 0"))
+        self._labels = [QLabel(translate("kv.controls", "speed")), QLabel(translate("kv.controls",
+                                                                                    "jump to step")), QLabel(translate("kv.controls", "K, V of")), self.position_label]
         self._build_layout()
         self.set_presentation(False)
 
@@ -87,9 +96,9 @@ class KVControls(QWidget):
             widget.blockSignals(False)
         self.head_combo.blockSignals(True)
         self.head_combo.clear()
-        self.head_combo.addItem("all heads (concatenated)", None)
+        self.head_combo.addItem(translate("kv.controls", "all heads (concatenated)"), None)
         for i in range(n_heads):
-            self.head_combo.addItem(f"head {i}", i)
+            self.head_combo.addItem(translate("kv.controls", "head {head}").format(head=i), i)
         self.head_combo.setCurrentIndex(0 if head is None or head >= n_heads else head + 1)
         self.head_combo.blockSignals(False)
 
@@ -99,7 +108,8 @@ class KVControls(QWidget):
                 widget.blockSignals(True)
                 widget.setValue(step)
                 widget.blockSignals(False)
-        self.position_label.setText(f"step {step} / {count - 1}")
+        self.position_label.setText(translate("kv.controls", "step {step} / {last}").format(step=step,
+                                                                                            last=count - 1))
 
     def show_playing(self, playing: bool) -> None:
         self.play_button.setEnabled(not playing)

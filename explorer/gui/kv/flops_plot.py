@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 from ...core import KVTrace
 from ..plotting.axes import set_count_ticks, set_legend_size, set_title, style_axes
 from ..plotting.fonts import css_pt, ui_font
+from ..plotting.i18n import translate
 
 CACHED_COLOR = "#0072B2"
 RECOMPUTE_COLOR = "#D55E00"
@@ -22,16 +23,16 @@ class KVFlopsPlot(QWidget):
         super().__init__(parent)
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setBackground("w")
-        self.log_check = QCheckBox("log scale (FLOPs)")
+        self.log_check = QCheckBox(translate("kv.flops_plot", "log scale (FLOPs)"))
         self.log_check.toggled.connect(self.set_log)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.graphics, 1)
         layout.addWidget(self.log_check)
         self.plot = self.graphics.addPlot(row=0, col=0)
-        set_title(self.plot, "cumulative FLOPs up to step t")
-        self.plot.setLabel("bottom", "step t")
-        self.plot.setLabel("left", "cumulative", units="FLOP")
+        set_title(self.plot, translate("kv.flops_plot", "cumulative FLOPs up to step t"))
+        self.plot.setLabel("bottom", translate("kv.flops_plot", "step t"))
+        self.plot.setLabel("left", translate("kv.flops_plot", "cumulative"), units="FLOP")
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self.plot.setMouseEnabled(False, False)
@@ -46,8 +47,9 @@ class KVFlopsPlot(QWidget):
             self.plot.addItem(item)
         # One column, short labels: a wide legend would widen the layout past its widget.
         self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k")
-        self.legend.addItem(self.cached_curve, "with KV cache (≈ linear)")
-        self.legend.addItem(self.recompute_curve, "recomputing the prefix (≈ quadratic)")
+        self.legend.addItem(self.cached_curve, translate("kv.flops_plot", "with KV cache (≈ linear)"))
+        self.legend.addItem(self.recompute_curve, translate("kv.flops_plot",
+                                                            "recomputing the prefix (≈ quadratic)"))
         self.graphics.addItem(self.legend, row=1, col=0)
         self.graphics.ci.layout.setRowStretchFactor(0, 1)
         style_axes(self.plot, False)

@@ -17,6 +17,7 @@ from .cache_view import KVCacheView
 from .controls import KVControls
 from .flops_plot import KVFlopsPlot
 from ..plotting.fonts import font_scale, ui_font
+from ..plotting.i18n import translate
 
 OK_STYLE = "color: #1a7f37; font-weight: bold;"
 BAD_STYLE = "color: #d1242f; font-weight: bold;"
@@ -41,7 +42,8 @@ class KVPanel(QWidget):
         self.flops_plot = KVFlopsPlot()
         (self.tokens_label, self.bytes_label, self.step_flops_label, self.recompute_label,
          self.cum_label, self.check_label) = (QLabel() for _ in range(6))
-        self.empty_label = QLabel("The KV-cache timeline appears when a trace has been computed.")
+        self.empty_label = QLabel(translate("kv.panel",
+                                            "The KV-cache timeline appears when a trace has been computed."))
         self._build_layout()
         self._connect()
         self.set_presentation(False)

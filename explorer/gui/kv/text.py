@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import AttentionConfig, KVStep
+from ..plotting.i18n import translate
 
 LAYERS = 1   # this app has one attention layer and a batch of one sentence
 BATCH = 1
@@ -38,37 +39,45 @@ def bytes_per_value(config: AttentionConfig) -> int:
 
 
 def tokens_line(step: KVStep, n_tokens: int) -> str:
-    return f"step {step.step} / {n_tokens - 1}: token “{step.token}”, tokens cached {step.cached}"
+    return translate("kv.text", "step {step} / {last}: token “{token}”, tokens cached {cached}").format(
+        step=step.step, last=n_tokens - 1, token=step.token, cached=step.cached)
 
 
 def bytes_line(step: KVStep, config: AttentionConfig) -> str:
     """cache size = 2 · layers · batch · heads · t · d_head · bytes = numbers = total."""
     b = bytes_per_value(config)
     numbers = f"2 · {LAYERS} · {BATCH} · {config.n_heads} · {step.cached} · {config.d_head} · {b}"
-    return (f"cache size = 2 · layers · batch · heads · t · d_head · bytes = {numbers} = "
-            f"{grouped(step.cache_bytes)} bytes ({human(step.cache_bytes, 'B', 1024)}, {config.dtype})")
+    return translate("kv.text", "cache size = 2 · layers · batch · heads · t · d_head · bytes = {numbers} = "
+                     "{total} bytes ({human}, {dtype})").format(
+        numbers=numbers, total=grouped(step.cache_bytes), human=human(step.cache_bytes, "B", 1024),
+        dtype=config.dtype)
 
 
 def step_flops_line(step: KVStep, config: AttentionConfig) -> str:
     """With the cache: project one token (q, k, v, o) and attend over the t cached keys."""
     d, t = config.d_model, step.cached
-    return (f"FLOPs this step with the cache: 4·2·d² + 2·2·t·d = 4·2·{d}² + 2·2·{t}·{d} = "
-            f"{grouped(step.flops_cached)}")
+    return translate("kv.text",
+                     "FLOPs this step with the cache: 4·2·d² + 2·2·t·d = {numbers} = {total}").format(
+        numbers=f"4·2·{d}² + 2·2·{t}·{d}", total=grouped(step.flops_cached))
 
 
 def recompute_flops_line(step: KVStep, config: AttentionConfig) -> str:
     """Without: the full causal pass over the t-token prefix again."""
     d, t = config.d_model, step.cached
-    return (f"FLOPs this step without it (recompute the {t}-token prefix): 8·t·d² + 4·t²·d = "
-            f"8·{t}·{d}² + 4·{t}²·{d} = {grouped(step.flops_recompute)}  "
-            f"({step.flops_recompute / step.flops_cached:.2f}× the cached step)")
+    return translate("kv.text",
+                     "FLOPs this step without it (recompute the {t}-token prefix): 8·t·d² + 4·t²·d = "
+                     "{numbers} = {total}  ({ratio}× the cached step)").format(
+        t=t, numbers=f"8·{t}·{d}² + 4·{t}²·{d}", total=grouped(step.flops_recompute),
+        ratio=f"{step.flops_recompute / step.flops_cached:.2f}")
 
 
 def cumulative_line(step: KVStep) -> str:
     saved = step.cum_flops_recompute - step.cum_flops_cached
-    return (f"cumulative FLOPs — with cache: {grouped(step.cum_flops_cached)} "
-            f"({human(step.cum_flops_cached)});  without: {grouped(step.cum_flops_recompute)} "
-            f"({human(step.cum_flops_recompute)});  saved {human(saved)}")
+    return translate("kv.text", "cumulative FLOPs — with cache: {cached} ({cached_h});  without: {full} "
+                     "({full_h});  saved {saved}").format(
+        cached=grouped(step.cum_flops_cached), cached_h=human(step.cum_flops_cached),
+        full=grouped(step.cum_flops_recompute), full_h=human(step.cum_flops_recompute),
+        saved=human(saved))
 
 
 def check_passed(step: KVStep, dtype: str) -> bool:
@@ -80,5 +89,5 @@ def check_passed(step: KVStep, dtype: str) -> bool:
 def check_line(step: KVStep, dtype: str) -> str:
     """The evidence that the cache is right: this step's output vs row t of the full pass."""
     mark = CHECK_OK if check_passed(step, dtype) else CHECK_BAD
-    return (f"cached output = row {step.step} of the full causal pass: "
-            f"max |difference| = {step.max_diff:.1e} {mark}")
+    return translate("kv.text", "cached output = row {row} of the full causal pass: max |difference| = "
+                     "{diff} {mark}").format(row=step.step, diff=f"{step.max_diff:.1e}", mark=mark)

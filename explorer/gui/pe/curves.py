@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from ...core.positional import frequencies
 from ..plotting.axes import set_count_ticks, set_legend_size, style_axes
 from ..plotting.fonts import css_pt
+from ..plotting.i18n import translate
 
 MAX_CURVES = 8
 MAX_LEGEND_COLUMNS = 3
@@ -21,7 +22,9 @@ CURVE_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9"
 
 def dim_label(dim: int) -> str:
     """'dim 2 sin (i=1)': columns 2i are sines, 2i+1 cosines of the same frequency."""
-    return f"dim {dim} {'sin' if dim % 2 == 0 else 'cos'} (i={dim // 2})"
+    return translate("pe.curves", "dim {dim} {fn} (i={i})").format(dim=dim,
+                                                                   fn="sin" if dim % 2 == 0 else "cos",
+                                                                  i=dim // 2)
 
 
 class PECurvesView(pg.GraphicsLayoutWidget):
@@ -32,9 +35,9 @@ class PECurvesView(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.setBackground("w")
         self.plot = self.addPlot(row=0, col=0)
-        self.plot.setTitle("PE columns across positions", color="k")
-        self.plot.setLabel("bottom", "position")
-        self.plot.setLabel("left", "PE value")
+        self.plot.setTitle(translate("pe.curves", "PE columns across positions"), color="k")
+        self.plot.setLabel("bottom", translate("pe.curves", "position"))
+        self.plot.setLabel("left", translate("pe.curves", "PE value"))
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self.plot.showGrid(x=True, y=True, alpha=0.25)

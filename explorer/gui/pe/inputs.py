@@ -13,8 +13,9 @@ from ..plotting.axes import (SIGNED_COLORMAP, set_count_ticks, set_index_ticks, 
                              setup_heatmap, show_cells, style_axes)
 from ..plotting.colormaps import resolve_colormap, symmetric_levels
 from ..plotting.fonts import ui_font
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
-OFF_NOTE = "positional encoding is off — X is projected as is"
+OFF_NOTE = QT_TRANSLATE_NOOP("pe.inputs", "positional encoding is off — X is projected as is")
 GREYED_OPACITY = 0.3
 
 
@@ -28,9 +29,12 @@ class PEInputsView(QWidget):
         self.x_plot = self.graphics.addPlot(row=0, col=0)
         self.pe_plot = self.graphics.addPlot(row=0, col=1)
         self.sum_plot = self.graphics.addPlot(row=0, col=2)
-        self.x_item = setup_heatmap(self.x_plot, "X", "dimension", "token")
-        self.pe_item = setup_heatmap(self.pe_plot, "PE", "dimension", "")
-        self.sum_item = setup_heatmap(self.sum_plot, "X + PE", "dimension", "")
+        self.x_item = setup_heatmap(self.x_plot, "X", translate("pe.inputs", "dimension"),
+                                    translate("pe.inputs", "token"))
+        self.pe_item = setup_heatmap(self.pe_plot, translate("pe.inputs", "PE"), translate("pe.inputs",
+                                                                                           "dimension"), "")
+        self.sum_item = setup_heatmap(self.sum_plot, translate("pe.inputs", "X + PE"), translate("pe.inputs",
+                                                                                                 "dimension"), "")
         for plot in (self.pe_plot, self.sum_plot):
             plot.setYLink(self.x_plot)
             plot.getAxis("left").setStyle(showValues=False)
@@ -62,9 +66,11 @@ class PEInputsView(QWidget):
             item.setImage(np.asarray(array, dtype=np.float64), autoLevels=False, levels=levels)
         self.color_bar.setLevels(levels)
         self.pe_item.setOpacity(1.0 if added else GREYED_OPACITY)
-        set_title(self.pe_plot, "PE" if added else "PE (not added)", "k" if added else "#888888")
-        set_title(self.sum_plot, "X + PE" if added else "X (as is)")  # the note says the rest
-        self.note.setText("" if added else OFF_NOTE)
+        set_title(self.pe_plot, translate("pe.inputs", "PE") if added else translate("pe.inputs",
+                                                                                     "PE (not added)"), "k" if added else "#888888")
+        set_title(self.sum_plot, translate("pe.inputs", "X + PE") if added else translate("pe.inputs",
+                                                                                          "X (as is)"))  # the note says the rest
+        self.note.setText("" if added else translate("pe.inputs", OFF_NOTE))
         self.note.setVisible(not added)
         set_index_ticks(self.x_plot.getAxis("left"), result.tokens)
         for plot in (self.x_plot, self.pe_plot, self.sum_plot):

@@ -22,6 +22,7 @@ from ..plotting.axes import (color_bar, heatmap_plot, set_count_ticks, set_title
 from ..plotting.colormaps import symmetric_levels
 from ..plotting.fonts import ui_font
 from ..plotting.wrapping_label import WrappingLabel
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 def default_dims(d_model: int) -> list[int]:
     """0, 1, 2, 3 (fast sin/cos pairs), one mid and one high dimension (slow)."""
@@ -29,7 +30,7 @@ def default_dims(d_model: int) -> list[int]:
     return sorted({c for c in (0, 1, 2, 3, mid, d_model - 2) if 0 <= c < d_model})
 
 
-HINT = "(or click a column of the table to add / remove it)"
+HINT = QT_TRANSLATE_NOOP("pe.panel", "(or click a column of the table to add / remove it)")
 
 
 def parse_dims(text: str, d_model: int) -> list[int]:
@@ -80,24 +81,28 @@ class PEPanel(QWidget):
     def _build_controls(self) -> None:
         self.positions_spin = QSpinBox()
         self.positions_spin.setRange(1, MAX_TOKENS)
-        self.positions_spin.setToolTip("How many positions of the table to show (rows)")
+        self.positions_spin.setToolTip(translate("pe.panel",
+                                                 "How many positions of the table to show (rows)"))
         # Holding a spin arrow at 1024 × 2048 would queue many 0.1 s redraws: coalesce them.
         self._table_debounce = Debouncer(self._redraw_table, 40, owner=self)
         self.positions_spin.valueChanged.connect(lambda _n: self._table_debounce())
         self.positions_spin.valueChanged.connect(lambda _: self._announce())
         self.dims_edit = QLineEdit()
         self.dims_edit.setMinimumWidth(200)
-        self.dims_edit.setToolTip("Columns drawn as curves, e.g. 0, 1, 2, 3, 6")
+        self.dims_edit.setToolTip(translate("pe.panel", "Columns drawn as curves, e.g. 0, 1, 2, 3, 6"))
         self.dims_edit.editingFinished.connect(self._dims_typed)
 
     def _build_plots(self) -> None:
-        self.table_widget, self.table_item = heatmap_plot("PE table", "dimension", "position")
+        self.table_widget, self.table_item = heatmap_plot(translate("pe.panel", "PE table"),
+                                                          translate("pe.panel", "dimension"),
+                                                          translate("pe.panel", "position"))
         self.table_widget.scene().sigMouseClicked.connect(self._table_clicked)
         self.table_bar = color_bar(self.table_item, self.table_widget.getPlotItem())
         self.length_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1, style=Qt.DashLine))
         self.table_widget.addItem(self.length_line)
-        self.similarity_widget, self.similarity_item = heatmap_plot("PE(i) · PE(j)", "position j",
-                                                                    "position i")
+        self.similarity_widget, self.similarity_item = heatmap_plot(translate("pe.panel", "PE(i) · PE(j)"),
+                                                                    translate("pe.panel", "position j"),
+                                                                    translate("pe.panel", "position i"))
         self.similarity_bar = color_bar(self.similarity_item, self.similarity_widget.getPlotItem())
         self.curves_view = PECurvesView()
         self.inputs = PEInputsView()
@@ -105,9 +110,10 @@ class PEPanel(QWidget):
     def _build_layout(self) -> None:
         top = QHBoxLayout()
         # wraps when short of room rather than holding the window 800 px wide
-        self.hint = WrappingLabel(HINT)
-        self._control_widgets = (QLabel("positions shown:"), self.positions_spin,
-                                 QLabel("   curves for dims:"), self.dims_edit, self.hint)
+        self.hint = WrappingLabel(translate("pe.panel", HINT))
+        self._control_widgets = (QLabel(translate("pe.panel", "positions shown:")), self.positions_spin,
+                                 QLabel(translate("pe.panel",
+                                                  "   curves for dims:")), self.dims_edit, self.hint)
         for widget in self._control_widgets:
             widget.setFont(ui_font(10))
             top.addWidget(widget)
@@ -173,7 +179,7 @@ class PEPanel(QWidget):
     def _dims_typed(self) -> None:
         """Enter in "curves for dims": draw the valid ones; say next to the field what was not."""
         dims, problem = read_dims(self.dims_edit.text(), self._d_model)
-        self.hint.setText(problem or HINT)
+        self.hint.setText(problem or translate("pe.panel", HINT))
         self.set_dims(dims)
 
     def toggle_dim(self, dim: int) -> None:
@@ -217,7 +223,8 @@ class PEPanel(QWidget):
         show_cells(self.table_widget.getPlotItem(), p, d)
         set_count_ticks(self.table_widget.getPlotItem().getAxis("left"), p)
         set_count_ticks(self.table_widget.getPlotItem().getAxis("bottom"), d)
-        set_title(self.table_widget.getPlotItem(), f"PE table ({p} positions × {d} dims)")
+        set_title(self.table_widget.getPlotItem(), translate("pe.panel",
+                                                             "PE table ({p} positions × {d} dims)").format(p=p, d=d))
         self.length_line.setPos(self._n_tokens - 0.5)
         self.length_line.setVisible(p > self._n_tokens)
         sim = similarity(table)  # (P, P)
@@ -226,7 +233,9 @@ class PEPanel(QWidget):
         show_cells(self.similarity_widget.getPlotItem(), p, p)
         for name in ("left", "bottom"):
             set_count_ticks(self.similarity_widget.getPlotItem().getAxis(name), p)
-        set_title(self.similarity_widget.getPlotItem(), f"PE(i) · PE(j)  (diagonal = {sim[0, 0]:g})")
+        set_title(self.similarity_widget.getPlotItem(), translate("pe.panel",
+                                                                  "PE(i) · PE(j)  (diagonal = {diagonal})").format(
+            diagonal=f"{sim[0, 0]:g}"))
         self._redraw_curves()
 
     def _rebuild_curves(self) -> None:

@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 import pyqtgraph as pg
+from .i18n import QT_TRANSLATE_NOOP
 
 DEFAULT_COLORMAP = "viridis"
 
@@ -19,8 +20,9 @@ COLORMAPS: dict[str, str] = {
     "magma": "magma",
     "inferno": "inferno",
     "plasma": "plasma",
-    "cividis (colour-blind safe)": "cividis",
-    "greyscale": "CET-L1",   # perceptually linear grey ramp, black -> white
+    QT_TRANSLATE_NOOP("plotting.colormaps", "cividis (colour-blind safe)"): "cividis",
+    QT_TRANSLATE_NOOP("plotting.colormaps",
+                      "greyscale"): "CET-L1",   # perceptually linear grey ramp, black -> white
 }
 
 

@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtGui import QIcon
 
+from ...app.resources import resource_path  # noqa: F401 (fonts.py imports it from here)
+
 ICON_FILE = ("icons", "attention-explorer.png")
-
-
-def resource_path(*parts: str) -> Path | None:
-    """resources/<parts> from a source checkout, else from the installed explorer.resources
-    package; None when it is in neither (the caller falls back, never crashes)."""
-    import explorer
-    candidate = Path(explorer.__file__).resolve().parent.parent / "resources" / Path(*parts)
-    if candidate.exists():
-        return candidate
-    try:
-        from importlib.resources import files
-        installed = Path(str(files("explorer.resources").joinpath(*parts)))
-    except (ImportError, ModuleNotFoundError, TypeError):
-        return None
-    return installed if installed.exists() else None
 
 
 def app_icon() -> QIcon:

@@ -16,6 +16,7 @@ from ..plotting.colormaps import DEFAULT_COLORMAP
 from .base import TopicView
 from .bindings import bind_check, bind_line_edit
 from .widgets import MatrixPlot, mask_colormap
+from ..plotting.i18n import translate
 
 MAX_HEADS = 8
 
@@ -25,14 +26,14 @@ class CrossView(TopicView):
 
     def build(self) -> None:
         self.encoder_edit = QLineEdit()
-        self.encoder_edit.setPlaceholderText("인코더 문장 · encoder sentence")
+        self.encoder_edit.setPlaceholderText(translate("topics.cross_view", "encoder sentence"))
         self.encoder_edit.setMinimumWidth(360)
-        self.pad_box = QCheckBox(f"{PAD} = 패딩 · padding")
+        self.pad_box = QCheckBox(translate("topics.cross_view", "%1 = padding").replace("%1", PAD))
         bind_line_edit(self.encoder_edit, self.topics, "cross_text")
         bind_check(self.pad_box, self.topics, "cross_pad_is_padding")
         self.topics.cross_text_changed.connect(lambda _t: self.invalidate())
         self.topics.cross_pad_is_padding_changed.connect(lambda _on: self.invalidate())
-        for w in (QLabel("인코더 · encoder:"), self.encoder_edit, self.pad_box):
+        for w in (QLabel(translate("topics.cross_view", "encoder:")), self.encoder_edit, self.pad_box):
             self.controls.addWidget(w)
         self.mask_plot = MatrixPlot()
         self.head_plots: list[MatrixPlot] = []
@@ -69,23 +70,28 @@ class CrossView(TopicView):
         n, m = cross.mask.shape
         self.mask_plot.set_matrix(cross.mask.astype(float), (0.0, 1.0), mask_colormap(),
                                   row_labels=dec, col_labels=enc,
-                                  title=f"mask ({n} × {m}): pale = may attend, dark = masked")
-        self.mask_plot.set_axis_labels("decoder (query)", "encoder (key)")
+                                  title=translate("topics.cross_view",
+                                                  "mask ({n} × {m}): pale = may attend, dark = masked").format(n=n, m=m))
+        self.mask_plot.set_axis_labels(translate("topics.cross_view", "decoder (query)"),
+                                       translate("topics.cross_view", "encoder (key)"))
         values = n * m <= 96
         for h, plot in enumerate(self.head_plots):
             plot.set_matrix(cross.weights[h], (0.0, 1.0), self._colormap(), row_labels=dec,
                             col_labels=enc, values=values, value_cells=cross.mask,
-                            title=f"head {h}: weights ({n} × {m})")
+                            title=translate("topics.cross_view",
+                                            "head {h}: weights ({n} × {m})").format(h=h, n=n, m=m))
             plot.set_mask(cross.mask)
             plot.set_outlined_rows(cross.empty_rows.nonzero()[0])
-            plot.set_axis_labels("decoder (query)", "encoder (key)")
+            plot.set_axis_labels(translate("topics.cross_view", "decoder (query)"),
+                                 translate("topics.cross_view", "encoder (key)"))
         heads = cross.weights.shape[0]
         notes = []
         if heads > MAX_HEADS:
-            notes.append(f"showing heads 0 … {MAX_HEADS - 1} of {heads}")
+            notes.append(translate("topics.cross_view",
+                                   "showing heads 0 … {last} of {heads}").format(last=MAX_HEADS - 1, heads=heads))
         if cross.empty_rows.any():
-            notes.append("every encoder token is padding: all weights are 0 (no NaN), outputs are "
-                         "zero vectors / 모든 인코더 토큰이 패딩입니다: 가중치는 모두 0 (NaN 아님)")
+            notes.append(translate("topics.cross_view", "every encoder token is padding: all weights are 0 "
+                                   "(no NaN), outputs are zero vectors"))
         self.show_message(" · ".join(notes))
 
     def restyle(self, on: bool) -> None:

@@ -21,6 +21,7 @@ from .base import TopicView
 from .bindings import bind_combo
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style,
                       plot_pt, set_plot_title)
+from ..plotting.i18n import translate
 
 BAR_COLOUR = "#1f5fbf"
 NORM_COLOURS = "viridis"
@@ -31,12 +32,12 @@ class EncoderView(TopicView):
 
     def build(self) -> None:
         self.norm_combo = QComboBox()
-        self.norm_combo.addItem("Post-LN (2017)", False)
-        self.norm_combo.addItem("Pre-LN (GPT-2)", True)
+        self.norm_combo.addItem(translate("topics.encoder_view", "Post-LN (2017)"), False)
+        self.norm_combo.addItem(translate("topics.encoder_view", "Pre-LN (GPT-2)"), True)
         self.act_combo = QComboBox()
-        self.act_combo.addItem("GELU", "gelu")
-        self.act_combo.addItem("ReLU", "relu")
-        self.auto_ff = QCheckBox("d_ff = 4·d_model")
+        self.act_combo.addItem(translate("topics.encoder_view", "GELU"), "gelu")
+        self.act_combo.addItem(translate("topics.encoder_view", "ReLU"), "relu")
+        self.auto_ff = QCheckBox(translate("topics.encoder_view", "d_ff = 4·d_model"))
         self.auto_ff.setChecked(True)
         self.ff_spin = QSpinBox()
         self.ff_spin.setRange(0, MAX_D_FF)
@@ -51,8 +52,9 @@ class EncoderView(TopicView):
         self._show_d_ff(self.topics.encoder_d_ff)
         for name in ("encoder_norm_first", "encoder_activation", "encoder_d_ff"):
             getattr(self.topics, name + "_changed").connect(lambda _v: self.invalidate())
-        for w in (QLabel("LayerNorm:"), self.norm_combo, QLabel("FFN:"), self.act_combo,
-                  self.auto_ff, QLabel("d_ff"), self.ff_spin):
+        for w in (QLabel(translate("topics.encoder_view", "LayerNorm:")), self.norm_combo,
+                  QLabel(translate("topics.encoder_view", "FFN:")), self.act_combo,
+                  self.auto_ff, QLabel(translate("topics.encoder_view", "d_ff")), self.ff_spin):
             self.controls.addWidget(w)
         ci = self.graphics.ci
         self.bars_plot = ci.addPlot(row=0, col=0)
@@ -112,27 +114,32 @@ class EncoderView(TopicView):
         means = row_norms.mean(axis=1)  # (stages,)
         y = np.arange(len(names))
         self.bars.setOpts(x0=np.zeros(len(names)), y=y, width=means, height=0.7)
-        self.bars_plot.getAxis("left").setTicks([[(float(i), s) for i, s in enumerate(names)]])
+        shown_names = [translate("topics.encoder_view",
+                                 s) for s in names]  # core's stage names, in the UI language
+        self.bars_plot.getAxis("left").setTicks([[(float(i), s) for i, s in enumerate(shown_names)]])
         self.bars_plot.setYRange(-0.6, len(names) - 0.4, padding=0)
         self.bars_plot.setXRange(0, float(means.max(initial=0)) * 1.25 or 1.0, padding=0)
         self._label_bars(means)
         cfg = block.config
         mode = "Pre-LN" if cfg.norm_first else "Post-LN"
         set_plot_title(self.bars_plot,
-                       f"mean ‖token‖ per stage · {mode}, {cfg.activation.upper()}, "
-                       f"d_ff {cfg.ffn_width}  (√d_model = {np.sqrt(cfg.attention.d_model):.2f})",
+                       translate("topics.encoder_view",
+                                 "mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})").format(
+                           mode=mode, act=cfg.activation.upper(), d_ff=cfg.ffn_width,
+                           root=f"{np.sqrt(cfg.attention.d_model):.2f}"),
                        plot_pt(self.presentation) + 1)
         tokens = cfg.attention.tokens
         self.token_norms.set_matrix(row_norms, (0.0, float(row_norms.max(initial=0)) or 1.0),
-                                    NORM_COLOURS, row_labels=names, col_labels=tokens,
-                                    title="‖token‖ per stage and token",
+                                    NORM_COLOURS, row_labels=shown_names, col_labels=tokens,
+                                    title=translate("topics.encoder_view", "‖token‖ per stage and token"),
                                     values=row_norms.size <= 64, fmt="{:.1f}",
                                     literal_row_labels=True)
         middle = names[3]  # "x + attention" (Post-LN) / "h = x + attention" (Pre-LN)
         if not cfg.norm_first:
             middle = "h = LN(x + attention)"
-        shown = {"x": ("x (input)", block.stage("x")), "h": (middle, block.stage(middle)),
-                 "output": ("block output", block.output)}
+        shown = {"x": (translate("topics.encoder_view", "x (input)"), block.stage("x")),
+                 "h": (translate("topics.encoder_view", middle), block.stage(middle)),
+                 "output": (translate("topics.encoder_view", "block output"), block.output)}
         for key, (title, arr) in shown.items():
             self.stage_plots[key].set_matrix(arr, symmetric_levels(arr), DIVERGING,
                                              row_labels=tokens,

@@ -15,6 +15,7 @@ from .base import TopicView
 from .bindings import bind_spin
 from .texts import NOTES, note
 from .widgets import MatrixPlot, mask_colormap
+from ..plotting.i18n import bilingual, translate
 
 MAX_EXPLAINED_ROWS = 4
 
@@ -27,7 +28,7 @@ class MasksView(TopicView):
         self.head_spin.setRange(0, 0)
         bind_spin(self.head_spin, self.topics, "masks_head")
         self.topics.masks_head_changed.connect(self._draw_weights)
-        for w in (QLabel("가중치 헤드 · weights of head"), self.head_spin):
+        for w in (QLabel(translate("topics.masks_view", "weights of head")), self.head_spin):
             self.controls.addWidget(w)
         self.plots = {name: MatrixPlot() for name in ("padding", "causal", "combined", "weights")}
         for i, plot in enumerate(self.plots.values()):
@@ -46,18 +47,22 @@ class MasksView(TopicView):
         self.shown, self.layers = result, layers
         tokens = layers.tokens
         cfg = result.config
-        pad = ", ".join(str(p) for p in sorted(cfg.padding)) or "none"
+        pad = ", ".join(str(p) for p in sorted(cfg.padding)) or translate("topics.masks_view", "none")
         titles = {
-            "padding": f"padding mask (keys {pad}) · pale = open, dark = masked",
-            "causal": "causal mask" + ("" if cfg.causal else " (off: all open)"),
-            "combined": "combined = padding AND causal",
+            "padding": translate("topics.masks_view",
+                                 "padding mask (keys {pad}) · pale = open, dark = masked").format(pad=pad),
+            "causal": translate("topics.masks_view",
+                                "causal mask") + ("" if cfg.causal else translate("topics.masks_view",
+                                                                                  " (off: all open)")),
+            "combined": translate("topics.masks_view", "combined = padding AND causal"),
         }
         empty = np.flatnonzero(layers.empty_rows)
         for name in ("padding", "causal", "combined"):
             plot = self.plots[name]
             plot.set_matrix(getattr(layers, name).astype(float), (0.0, 1.0), mask_colormap(),
                             row_labels=tokens, col_labels=tokens, title=titles[name])
-            plot.set_axis_labels("query", "key")
+            plot.set_axis_labels(translate("topics.masks_view", "query"), translate("topics.masks_view",
+                                                                                    "key"))
         self.plots["combined"].set_outlined_rows(empty)
         self.head_spin.blockSignals(True)
         self.head_spin.setRange(0, cfg.n_heads - 1)
@@ -74,10 +79,11 @@ class MasksView(TopicView):
         if not rows.size:
             return note("no_empty_row")
         korean = NOTES["empty_row"][1]
-        lines = [f"{layers.reasons[int(r)]}  /  {korean.format(row=int(r), token=layers.tokens[r])}"
+        lines = [bilingual(layers.reasons[int(r)], korean.format(row=int(r), token=layers.tokens[r]))
                  for r in rows[:MAX_EXPLAINED_ROWS]]
         if rows.size > MAX_EXPLAINED_ROWS:
-            lines.append(f"… and {rows.size - MAX_EXPLAINED_ROWS} more rows like these")
+            lines.append(translate("topics.masks_view", "… and {count} more rows like these").format(
+                count=rows.size - MAX_EXPLAINED_ROWS))
         return "\n".join(lines)
 
     def _draw_weights(self, *_):
@@ -91,10 +97,11 @@ class MasksView(TopicView):
                         row_labels=result.tokens,
                         col_labels=result.tokens, values=n * n <= 96,
                         value_cells=result.mask & ~result.empty_rows[:, None],
-                        title=f"head {head}: weights (rows sum to 1, masked = 0)")
+                        title=translate("topics.masks_view",
+                                        "head {head}: weights (rows sum to 1, masked = 0)").format(head=head))
         plot.set_mask(result.mask)
         plot.set_outlined_rows(np.flatnonzero(result.empty_rows))
-        plot.set_axis_labels("query", "key")
+        plot.set_axis_labels(translate("topics.masks_view", "query"), translate("topics.masks_view", "key"))
 
     def restyle(self, on: bool) -> None:
         for plot in self.plots.values():

@@ -19,6 +19,7 @@ from .qkv_view import QKVView
 from .runner import shutdown_topic_pool
 from .scaling_view import ScalingView
 from .texts import TEXTS
+from ..plotting.i18n import translate
 
 PAD = "<pad>"
 # A leading <pad> with the causal mask leaves query 0 with no open key: the case to explain.
@@ -58,7 +59,7 @@ class TopicsController(QObject):
             text = TEXTS[topic.key]
             action = menu.addAction(text.menu_title)
             action.setObjectName(f"topic_{topic.key}")
-            action.setStatusTip(text.body_en.split(". ")[0] + ".")
+            action.setStatusTip(text.summary)
             action.triggered.connect(self._opener(topic))
             self.actions[topic.key] = action
 
@@ -78,9 +79,9 @@ class TopicsController(QObject):
             view.setObjectName(f"topic_view_{key}")
             self.views[key] = view
         if self.window.tabs.indexOf(view) < 0:  # new, or its tab was closed
-            self.window.add_view(TEXTS[key].tab, view, closable=True)
+            self.window.add_view(translate("topics", TEXTS[key].tab), view, closable=True)
         self.window.tabs.setCurrentWidget(view)
-        self.window.status_message(f"{TEXTS[key].title_ko} · {TEXTS[key].title_en}")
+        self.window.status_message(TEXTS[key].title)
         return view
 
 

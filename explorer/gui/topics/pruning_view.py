@@ -20,6 +20,7 @@ from .base import TopicView
 from .texts import note
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, plot_pt,
                       set_plot_title, text_pt)
+from ..plotting.i18n import translate
 
 KEPT_COLOUR, PRUNED_COLOUR = "#1f5fbf", "#c8c8c8"
 BOXES_PER_ROW = 16
@@ -41,11 +42,11 @@ class PruningView(TopicView):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.all_on = QPushButton("모두 켜기 · all on")
+        self.all_on = QPushButton(translate("topics.pruning_view", "all on"))
         self.all_on.clicked.connect(lambda: self.set_head_mask(np.ones(len(self.boxes), bool)))
         self.topics.pruning_mask_changed.connect(self._on_mask)
         self.delta_label = QLabel("")
-        for w in (QLabel("헤드 · heads:"), scroll, self.all_on):
+        for w in (QLabel(translate("topics.pruning_view", "heads:")), scroll, self.all_on):
             self.controls.addWidget(w)
         self.controls.setStretchFactor(scroll, 1)
         ci = self.graphics.ci
@@ -154,14 +155,17 @@ class PruningView(TopicView):
         tokens = data.result.tokens
         kept = int(pruned.head_mask.sum())
         self.outputs["full"].set_matrix(pruned.full_output, levels, DIVERGING, row_labels=tokens,
-                                        title="full output (all heads)")
+                                        title=translate("topics.pruning_view", "full output (all heads)"))
         self.outputs["pruned"].set_matrix(pruned.output, levels, DIVERGING, row_labels=tokens,
-                                          title=f"pruned output ({kept} of {len(heads)} heads)")
+                                          title=translate("topics.pruning_view",
+                                                          "pruned output ({kept} of {heads} heads)").format(
+                                              kept=kept, heads=len(heads)))
         self.outputs["delta"].set_matrix(pruned.delta, levels, DIVERGING, row_labels=tokens,
-                                         title="Δoutput = pruned − full")
+                                         title=translate("topics.pruning_view", "Δoutput = pruned − full"))
         self.delta_text = (f"‖Δoutput‖ = {pruned.delta_norm:.4g}   "
-                           f"({100 * pruned.relative:.1f}% of ‖output‖ = "
-                           f"{np.linalg.norm(pruned.full_output):.4g})")
+                           + translate("topics.pruning_view", "({percent}% of ‖output‖ = {norm})").format(
+                               percent=f"{100 * pruned.relative:.1f}",
+                               norm=f"{np.linalg.norm(pruned.full_output):.4g}"))
         self.delta_item.setText(self.delta_text, color=FOREGROUND, bold=True,
                                 size=css_pt(plot_pt(self.presentation) + 5))
         self.show_message(note("all_pruned") if pruned.all_pruned else "")
@@ -169,10 +173,12 @@ class PruningView(TopicView):
     def restyle(self, on: bool) -> None:
         pt = plot_pt(on)
         label = {"color": FOREGROUND, "font-size": css_pt(pt)}
-        set_plot_title(self.importance_plot, "importance ‖head_out_h · W_O[rows of h]‖", pt + 1)
-        set_plot_title(self.entropy_plot, "mean softmax entropy (nats; low = sharp)", pt + 1)
+        set_plot_title(self.importance_plot, translate("topics.pruning_view",
+                                                       "importance ‖head_out_h · W_O[rows of h]‖"), pt + 1)
+        set_plot_title(self.entropy_plot, translate("topics.pruning_view",
+                                                    "mean softmax entropy (nats; low = sharp)"), pt + 1)
         for plot in (self.importance_plot, self.entropy_plot):
-            plot.setLabel("bottom", "head", **label)
+            plot.setLabel("bottom", translate("topics.pruning_view", "head"), **label)
             for name in ("left", "bottom"):
                 axis = plot.getAxis(name)
                 axis.setStyle(tickFont=ui_font(pt))

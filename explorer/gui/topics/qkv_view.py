@@ -17,6 +17,7 @@ from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
 from .bindings import bind_spin
 from .widgets import DIVERGING, FOREGROUND, MatrixPlot, plot_pt
+from ..plotting.i18n import translate
 
 
 def _shape(a) -> str:
@@ -27,7 +28,7 @@ class QKVView(TopicView):
     key = "qkv"
 
     def build(self) -> None:
-        self.head_label = QLabel("헤드 · head")
+        self.head_label = QLabel(translate("topics.qkv_view", "head"))
         self.head_spin = QSpinBox()
         self.head_spin.setRange(0, 0)
         bind_spin(self.head_spin, self.topics, "qkv_head")
@@ -91,13 +92,15 @@ class QKVView(TopicView):
             self.plots[f"W_{name}"].set_band(cols)
             self.plots[f"{name}_head"].set_matrix(
                 part, levels, DIVERGING, row_labels=b.tokens, col_labels=list(cols),
-                title=(f"{name} head {head} = {name}[:, {cols.start}…{cols.stop - 1}] "
-                       f"{_shape(part)}"),
+                title=translate("topics.qkv_view", "{name} head {head} = {slice} {shape}").format(
+                    name=name, head=head, slice=f"{name}[:, {cols.start}…{cols.stop - 1}]",
+                    shape=_shape(part)),
                 values=True)
         self._draw_flow(head, cols)
         self.columns_label.setText(
-            f"열 · columns {cols.start} … {cols.stop - 1}   (d_head = {b.d_head}, "
-            f"{b.n_heads} heads)")
+            translate("topics.qkv_view",
+                      "columns {first} … {last}   (d_head = {d_head}, {heads} heads)").format(
+                first=cols.start, last=cols.stop - 1, d_head=b.d_head, heads=b.n_heads))
 
     def flow_text(self) -> str:
         """The shape walk-through shown beside the plots (plain text)."""
@@ -107,10 +110,12 @@ class QKVView(TopicView):
         b = self.breakdown
         n, d = b.q.shape
         lines = [f"X ({n}, {d}) · W_Q ({d}, {d}) = Q ({n}, {d})",
-                 f"split: ({n}, {d}) → ({b.n_heads}, {n}, {b.d_head})",
+                 translate("topics.qkv_view", "split: {shapes}").format(
+                     shapes=f"({n}, {d}) → ({b.n_heads}, {n}, {b.d_head})"),
                  f"d_head = {d} / {b.n_heads} = {b.d_head}",
-                 f"head {head} ← columns {cols.start} … {cols.stop - 1}",
-                 f"헤드 {head} ← 열 {cols.start} … {cols.stop - 1}"]
+                 translate("topics.qkv_view", "head {head} ← columns {first} … {last}").format(
+                     head=head, first=cols.start, last=cols.stop - 1),
+                 ]
         self._flow = "\n".join(lines)
         self.flow.setText("<br>".join(lines), color=FOREGROUND,
                           size=css_pt(plot_pt(self.presentation) + 2))

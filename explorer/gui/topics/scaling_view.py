@@ -23,13 +23,15 @@ from .base import TopicView
 from .bindings import bind_combo
 from .texts import NOTES
 from .widgets import FOREGROUND, plot_pt, set_plot_title, text_pt
+from ..plotting.i18n import QT_TRANSLATE_NOOP, bilingual, translate
 
 SCALED_PEN = ("#1f5fbf", Qt.PenStyle.SolidLine)
 UNSCALED_PEN = ("#d0541c", Qt.PenStyle.DashLine)
-MEASURES = {"max_weight": "평균 최대 가중치 · mean max weight",
-            "entropy": "평균 엔트로피 · mean entropy (nats)"}
-AXIS_LABELS = {"max_weight": "mean max weight", "entropy": "mean entropy (nats)"}
-TABLE_COLUMNS = ("head", "Var(q·k)", "Var(q·k/√d)", "max w̄", "H̄")
+MEASURES = {"max_weight": QT_TRANSLATE_NOOP("topics.scaling_view", "mean max weight"),
+            "entropy": QT_TRANSLATE_NOOP("topics.scaling_view", "mean entropy (nats)")}
+AXIS_LABELS = {"max_weight": QT_TRANSLATE_NOOP("topics.scaling_view", "mean max weight"),
+               "entropy": QT_TRANSLATE_NOOP("topics.scaling_view", "mean entropy (nats)")}
+TABLE_COLUMNS = (QT_TRANSLATE_NOOP("topics.scaling_view", "head"), "Var(q·k)", "Var(q·k/√d)", "max w̄", "H̄")
 
 
 COMBO_MIN_WIDTH = 120  # px; the init combo's text alone is ~500 px at 10 pt, ~780 at 16 pt
@@ -41,29 +43,29 @@ class ScalingView(TopicView):
     def build(self) -> None:
         self.measure = QComboBox()
         for key, label in MEASURES.items():
-            self.measure.addItem(label, key)
+            self.measure.addItem(translate("topics.scaling_view", label), key)
         self.init = QComboBox()
         for key in ("unit", "course"):
             en, ko = NOTES[f"sweep_{key}"]
-            self.init.addItem(f"{ko} · {en}", key)
+            self.init.addItem(bilingual(en, ko), key)
         bind_combo(self.measure, self.topics, "scaling_measure")
         bind_combo(self.init, self.topics, "scaling_init")
         self.topics.scaling_measure_changed.connect(lambda _m: self.restyle(self.presentation))
         self.topics.scaling_init_changed.connect(lambda _i: self.invalidate())
         for combo in (self.measure, self.init):
             combo.setMinimumWidth(COMBO_MIN_WIDTH)  # shrink (eliding) rather than widen the window
-        for w in (QLabel("스윕 · sweep:"), self.measure):
+        for w in (QLabel(translate("topics.scaling_view", "sweep:")), self.measure):
             self.controls.addWidget(w)
         # The init combo on a row of its own: beside the measure its bilingual text (~780 px at
         # 16 pt) was cut to a few characters on a 1024 px projector.
         init_row = QHBoxLayout()
         init_row.setContentsMargins(8, 0, 8, 2)
-        init_row.addWidget(QLabel("초기화 · init:"))
+        init_row.addWidget(QLabel(translate("topics.scaling_view", "init:")))
         init_row.addWidget(self.init)
         init_row.addStretch(1)
         self.layout().insertLayout(self.layout().indexOf(self.controls) + 1, init_row)
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
-        self.table.setHorizontalHeaderLabels(TABLE_COLUMNS)
+        self.table.setHorizontalHeaderLabels([translate("topics.scaling_view", c) for c in TABLE_COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.summary = QLabel("")
@@ -89,15 +91,16 @@ class ScalingView(TopicView):
         # plot it covered the small-d_model end in presentation mode).
         self.sweep_legend = pg.LegendItem(colCount=2, labelTextColor=FOREGROUND)
         ci.addItem(self.sweep_legend, row=2, col=0, colspan=2)
-        self.sweep_legend.addItem(self.sweep_scaled, "÷√d_head (scaled)")
-        self.sweep_legend.addItem(self.sweep_unscaled, "no scaling")
+        self.sweep_legend.addItem(self.sweep_scaled, translate("topics.scaling_view", "÷√d_head (scaled)"))
+        self.sweep_legend.addItem(self.sweep_unscaled, translate("topics.scaling_view", "no scaling"))
         self.uniform_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#888888",
                                                                   style=Qt.PenStyle.DotLine))
         self.current_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#555555", width=1))
         self.sweep_plot.addItem(self.uniform_line)
         self.sweep_plot.addItem(self.current_line)
         # above its line at the left end: the 'now' marker sits at the bottom
-        self.uniform_text = pg.TextItem("균등 · uniform", color="#666666", anchor=(0, 1))
+        self.uniform_text = pg.TextItem(translate("topics.scaling_view", "uniform"), color="#666666",
+                                        anchor=(0, 1))
         self.current_text = pg.TextItem("", color="#444444", anchor=(0, 0))
         self.sweep_plot.addItem(self.uniform_text)
         self.sweep_plot.addItem(self.current_text)
@@ -121,7 +124,9 @@ class ScalingView(TopicView):
         raw_var = s.pooled_raw_variance
         used = " ← softmax" if not data.scaled else ""
         # short titles (d_head is in the side panel): two of them share a 1024 px projector
-        set_plot_title(self.raw_plot, f"raw q·k · Var {raw_var:.3g}{used}", self._title_pt())
+        set_plot_title(self.raw_plot, translate("topics.scaling_view",
+                                                "raw q·k · Var {var}").format(var=f"{raw_var:.3g}") + used,
+                       self._title_pt())
         used = " ← softmax" if data.scaled else ""
         set_plot_title(self.scaled_plot, f"÷√d_head · Var {raw_var / s.d_head:.3g}{used}",
                        self._title_pt())
@@ -146,9 +151,9 @@ class ScalingView(TopicView):
         self.summary.setText(
             f"d_head = {s.d_head}\n"
             f"Var(q) = {s.q_variance:.4g}, Var(k) = {s.k_variance:.4g}\n"
-            f"예측 · predicted Var(q·k) = d_head·Var(q)·Var(k) = {s.predicted_raw_variance:.4g}\n"
-            f"균등 분포 · uniform: max w = 1/n, "
-            f"H = log n = {s.max_entropy:.3f}")
+            + translate("topics.scaling_view", "predicted") + " Var(q·k) = d_head·Var(q)·Var(k) = "
+            f"{s.predicted_raw_variance:.4g}\n"
+            + translate("topics.scaling_view", "uniform") + f": max w = 1/n, H = log n = {s.max_entropy:.3f}")
 
     def _redraw_sweep(self, *_):
         data = self.data
@@ -171,7 +176,8 @@ class ScalingView(TopicView):
         self.uniform_text.setPos(float(x[0]), uniform)
         self.current_line.setValue(np.log2(data.d_model))
         now = float(np.log2(data.d_model))
-        self.current_text.setText(f" now: {data.d_model} ")
+        self.current_text.setText(translate("topics.scaling_view",
+                                            " now: {d_model} ").format(d_model=data.d_model))
         self.current_text.setPos(now, 0.0)
         # right of the line in the left half, left of it in the right half: never clipped
         self.current_text.setAnchor((0, 1) if now <= (x[0] + x[-1]) / 2 else (1, 1))
@@ -183,7 +189,9 @@ class ScalingView(TopicView):
         # the weight init is named in the combo above the plot; the title stays short enough
         # for presentation mode
         set_plot_title(self.sweep_plot,
-                       f"d_model sweep · {sweep.n_heads} heads, {len(sweep.seeds)} seeds",
+                       translate("topics.scaling_view",
+                                 "d_model sweep · {heads} heads, {seeds} seeds").format(
+                           heads=sweep.n_heads, seeds=len(sweep.seeds)),
                        self._title_pt())
 
     def sweep_curves(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -212,10 +220,12 @@ class ScalingView(TopicView):
                 axis.setTextPen(pg.mkPen(FOREGROUND))
         label = {"color": FOREGROUND, "font-size": css_pt(pt)}
         self.raw_plot.setLabel("bottom", "q·k", **label)
-        self.raw_plot.setLabel("left", "count", **label)
-        self.scaled_plot.setLabel("bottom", "q·k / √d_head", **label)
-        self.sweep_plot.setLabel("bottom", "d_model", **label)
-        self.sweep_plot.setLabel("left", AXIS_LABELS[self.topics.scaling_measure], **label)
+        self.raw_plot.setLabel("left", translate("topics.scaling_view", "count"), **label)
+        self.scaled_plot.setLabel("bottom", translate("topics.scaling_view", "q·k / √d_head"), **label)
+        self.sweep_plot.setLabel("bottom", translate("topics.scaling_view", "d_model"), **label)
+        self.sweep_plot.setLabel("left", translate("topics.scaling_view",
+                                                   AXIS_LABELS[self.topics.scaling_measure]),
+                                 **label)
         for _sample, text in self.sweep_legend.items:
             text.setText(text.text, size=css_pt(pt), color=FOREGROUND)
         for item in (self.uniform_text, self.current_text):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..plotting.i18n import bilingual
+
 
 @dataclass(frozen=True)
 class TopicText:
@@ -20,7 +22,17 @@ class TopicText:
 
     @property
     def menu_title(self) -> str:
-        return f"{self.title_ko} · {self.title_en}".replace("&", "&&")  # & is a Qt mnemonic
+        return bilingual(self.title_en.replace("&", "&&"), self.title_ko.replace("&", "&&"))  # & is a Qt mnemonic
+
+    @property
+    def title(self) -> str:
+        """The title in the UI language."""
+        return bilingual(self.title_en, self.title_ko)
+
+    @property
+    def summary(self) -> str:
+        """The explanation's first sentence in the UI language (status tips)."""
+        return bilingual(self.body_en.split(". ")[0] + ".", self.body_ko.split(". ")[0] + ".")
 
 
 TEXTS: dict[str, TopicText] = {t.key: t for t in (
@@ -116,7 +128,7 @@ TEXTS: dict[str, TopicText] = {t.key: t for t in (
         "커지게 둡니다. FFN 가중치는 seed + 2에서 1/√fan_in 스케일로 뽑습니다."),
 )}
 
-# Short notes the views show when something needs saying (English and Korean on one line each).
+# Short notes the views show when something needs saying (English, Korean; shown in the UI language).
 NOTES: dict[str, tuple[str, str]] = {
     "all_pruned": ("All heads are pruned: the attention output is all zeros; in a block the "
                    "residual connection still passes X through.",
@@ -134,6 +146,6 @@ NOTES: dict[str, tuple[str, str]] = {
 
 
 def note(key: str, **fields) -> str:
-    """'English / 한국어' for a note, with {fields} filled in."""
+    """The note in the UI language, with {fields} filled in."""
     en, ko = NOTES[key]
-    return f"{en.format(**fields)}  /  {ko.format(**fields)}"
+    return bilingual(en.format(**fields), ko.format(**fields))

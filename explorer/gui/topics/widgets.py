@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, QToolButton,
                                QVBoxLayout, QWidget)
@@ -21,6 +21,7 @@ from ..plotting.colormaps import resolve_colormap
 from ..plotting.fonts import css_pt, ui_font
 from ..plotting.heatmap_item import cosmetic_pen
 from ..plotting.matrix import MatrixHeatmap, matrix_image
+from ..plotting.i18n import current_language
 from .texts import TopicText
 
 FOREGROUND = "#222222"
@@ -99,6 +100,7 @@ class ExplanationBox(QFrame):
         super().__init__(parent)
         self.topic = text
         self.setFrameShape(QFrame.Shape.StyledPanel)
+        self._presentation = False
         self.setObjectName("topic_explanation")
         self.setStyleSheet("#topic_explanation { background: #f6f7f9; }")
         self.toggle = QToolButton()
@@ -126,6 +128,11 @@ class ExplanationBox(QFrame):
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         return label
 
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.set_presentation(self._presentation)
+
     def _fold(self, shown: bool) -> None:
         self.body.setVisible(shown)
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
@@ -135,11 +142,15 @@ class ExplanationBox(QFrame):
         return "\n".join((self.toggle.text().replace("&&", "&"), self.ko.text(), self.en.text()))
 
     def set_presentation(self, on: bool) -> None:
+        """Also shows the explanation in the UI language only (Korean UI: Korean)."""
+        self._presentation = on
         pt = text_pt(on)
         self.toggle.setFont(ui_font(pt + 1, bold=True))
-        self.ko.setFont(ui_font(pt))
-        self.en.setFont(ui_font(pt - 1))
-        self.en.setStyleSheet("color: #444444;")
+        korean = current_language() == "ko"
+        self.ko.setVisible(korean)
+        self.en.setVisible(not korean)
+        for label in (self.ko, self.en):
+            label.setFont(ui_font(pt))
 
 
 def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:

@@ -36,6 +36,7 @@ from ...core.config import parse_whole
 from ..plotting.colormaps import COLORMAPS, DEFAULT_COLORMAP
 from ..plotting.fonts import load_bundled_fonts, ui_font
 from ..plotting.resources import app_icon
+from ..plotting.i18n import install_language, system_language, translate
 from .main_window import NORMAL_PT, MainWindow
 from ...app.settings import Settings, default_settings_path, load_settings, save_settings
 from ...app.state import AppState, ViewState
@@ -104,8 +105,9 @@ class _Startup:
         else:  # kept: restored on a later start where the device is back
             self._waiting_for_user = True
             self.window.state.config_changed.connect(self._on_config)
-            self.window.status_message(f"saved backend {backend}/{device} is not available "
-                                       "here; using numpy for this run (kept for next time)")
+            self.window.status_message(translate("window.app",
+                                                 "saved backend {backend}/{device} is not available "
+                                       "here; using numpy for this run (kept for next time)").format(backend=backend, device=device))
 
     def _on_config(self, config) -> None:
         """A backend the user picks in this run replaces the saved one that was unavailable."""
@@ -158,6 +160,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     app.setFont(ui_font(NORMAL_PT))
     path = Path(settings_path) if settings_path is not None else default_settings_path()
     settings, notes = _start_settings(path)
+    install_language(settings.language or system_language())
     saved = settings.config
     preferred = None if saved.backend == "numpy" else (saved.backend, saved.device)
     view = ViewState(settings.colormap, settings.show_values, settings.presentation)

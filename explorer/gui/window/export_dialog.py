@@ -23,6 +23,7 @@ from .from_window import available_specs, current_spec, export_from_window
 from ...export.naming import FORMATS
 from ...export.theme import BACKGROUNDS
 from .shortcuts import get_shortcut
+from ..plotting.i18n import translate
 
 LARGE_CSV_ROWS = 1_000_000  # above this, a CSV takes seconds to build: ask first
 CSV_BYTES_PER_ROW = 42      # measured: 16.8M rows of head,query_index,query,key_index,key,weight = 711 MB
@@ -35,15 +36,17 @@ COPY_SCALE = 2
 
 def install_export_actions(window) -> tuple[QAction, QAction]:
     """Add File → Export… and File → Copy figure to `window` (a MainWindow)."""
-    export = QAction("Export…", window)
+    export = QAction(translate("window.export_dialog", "Export…"), window)
     export.setObjectName("action_export")
     export.setShortcut(QKeySequence(EXPORT_KEYS))
-    export.setStatusTip("Save the window or one of its figures as PNG, SVG or CSV")
+    export.setStatusTip(translate("window.export_dialog",
+                                  "Save the window or one of its figures as PNG, SVG or CSV"))
     export.triggered.connect(lambda: open_export_dialog(window))
-    copy = QAction("Copy figure", window)
+    copy = QAction(translate("window.export_dialog", "Copy figure"), window)
     copy.setObjectName("action_copy_figure")
     copy.setShortcut(QKeySequence(COPY_KEYS))
-    copy.setStatusTip("Copy the current figure to the clipboard (2×, white background)")
+    copy.setStatusTip(translate("window.export_dialog",
+                                "Copy the current figure to the clipboard (2×, white background)"))
     copy.triggered.connect(lambda: copy_figure(window))
     for action in (export, copy):
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -69,11 +72,13 @@ def copy_figure(window) -> QImage | None:
     try:
         _, data = export_from_window(window, spec, options)
     except ExportError as exc:
-        window.status_message(f"Copy figure: {exc}")
+        window.status_message(translate("window.export_dialog", "Copy figure: {error}").format(error=exc))
         return None
     image = QImage.fromData(data, "PNG")
     QGuiApplication.clipboard().setImage(image)
-    window.status_message(f"Copied {spec} ({image.width()}×{image.height()} px) to the clipboard")
+    window.status_message(translate("window.export_dialog",
+                                    "Copied {figure} ({w}×{h} px) to the clipboard").format(
+        figure=spec, w=image.width(), h=image.height()))
     return image
 
 
@@ -83,13 +88,14 @@ class ExportDialog(QDialog):
     def __init__(self, window):
         super().__init__(window)
         self.window_ = window
-        self.setWindowTitle("Export figure")
+        self.setWindowTitle(translate("window.export_dialog", "Export figure"))
         self._specs = []
         self._name_edited = False
         self.what = QComboBox()
         self.format = QComboBox()
         self.format.addItems([f.upper() for f in FORMATS])
-        self.scale_radio, self.width_radio = QRadioButton("Scale"), QRadioButton("Width")
+        self.scale_radio = QRadioButton(translate("window.export_dialog", "Scale"))
+        self.width_radio = QRadioButton(translate("window.export_dialog", "Width"))
         self.scale_radio.setChecked(True)
         self._size_group = QButtonGroup(self)
         for button in (self.scale_radio, self.width_radio):
@@ -102,29 +108,36 @@ class ExportDialog(QDialog):
         self.width.setValue(1920)
         self.width.setSuffix(" px")
         self.background = QComboBox()
-        self.background.addItems([f"{b} (slides)" if b == "white" else b for b in BACKGROUNDS])
-        self.title = QCheckBox("Title line with the settings (d_model, heads, seed, scaling, masks)")
+        shown = {b: translate("window.export_dialog", b) for b in BACKGROUNDS}
+        shown["white"] = translate("window.export_dialog", "{background} (slides)").format(
+            background=shown["white"])
+        self.background.addItems([shown[b] for b in BACKGROUNDS])
+        self.title = QCheckBox(translate("window.export_dialog",
+                                         "Title line with the settings (d_model, heads, seed, scaling, masks)"))
         self.folder = QLineEdit(str(_default_folder()))
-        self.browse = QPushButton("Browse…")
+        self.browse = QPushButton(translate("window.export_dialog", "Browse…"))
         self.name = QLineEdit()
-        self.overwrite = QCheckBox("Overwrite an existing file (otherwise add _2, _3, …)")
+        self.overwrite = QCheckBox(translate("window.export_dialog",
+                                             "Overwrite an existing file (otherwise add _2, _3, …)"))
         self.message = QLabel("")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.export_button = self.buttons.addButton("Export", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.export_button = self.buttons.addButton(translate("window.export_dialog", "Export"),
+                                                    QDialogButtonBox.ButtonRole.AcceptRole)
         self._build_layout()
         self._connect()
 
     def _build_layout(self) -> None:
         form = QFormLayout()
-        form.addRow("Figure", self.what)
-        form.addRow("Format", self.format)
-        form.addRow("Size", _row(self.scale_radio, self.scale, self.width_radio, self.width))
-        form.addRow("Background", self.background)
+        form.addRow(translate("window.export_dialog", "Figure"), self.what)
+        form.addRow(translate("window.export_dialog", "Format"), self.format)
+        form.addRow(translate("window.export_dialog", "Size"), _row(self.scale_radio, self.scale,
+                                                                    self.width_radio, self.width))
+        form.addRow(translate("window.export_dialog", "Background"), self.background)
         form.addRow("", self.title)
-        form.addRow("Folder", _row(self.folder, self.browse))
-        form.addRow("File name", self.name)
+        form.addRow(translate("window.export_dialog", "Folder"), _row(self.folder, self.browse))
+        form.addRow(translate("window.export_dialog", "File name"), self.name)
         form.addRow("", self.overwrite)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -173,7 +186,8 @@ class ExportDialog(QDialog):
         for widget in (self.background, self.title):
             widget.setEnabled(not is_window and fmt != "csv")
         self.export_button.setEnabled(not (is_window and fmt == "csv"))
-        self.message.setText("The whole window is exported as it looks (PNG or SVG)."
+        self.message.setText(translate("window.export_dialog",
+                                       "The whole window is exported as it looks (PNG or SVG).")
                              if is_window else "")
         if not self._name_edited:
             self.name.setText(self._default_name(fmt))
@@ -195,10 +209,10 @@ class ExportDialog(QDialog):
         options = self.options()
         folder = self.folder.text().strip()
         if not folder:  # not the working directory, which the user cannot see from here
-            self._say("choose a folder to export to (Browse…)", error=True)
+            self._say(translate("window.export_dialog", "choose a folder to export to (Browse…)"), error=True)
             return []
         if options.fmt == "csv" and not self._confirm_large_csv():
-            self._say("export cancelled")
+            self._say(translate("window.export_dialog", "export cancelled"))
             return []
         try:
             name = _with_extension(check_name(self.name.text().strip()), options.fmt)
@@ -213,8 +227,9 @@ class ExportDialog(QDialog):
         except ExportError as exc:
             self._say(str(exc), error=True)
             return []
-        self._say(f"Wrote {paths[0]}")
-        self.window_.status_message(f"Exported {paths[0]}")
+        self._say(translate("window.export_dialog", "Wrote {path}").format(path=paths[0]))
+        self.window_.status_message(translate("window.export_dialog",
+                                              "Exported {path}").format(path=paths[0]))
         return paths
 
     def csv_rows(self) -> int:
@@ -233,9 +248,10 @@ class ExportDialog(QDialog):
             return True
         size_mb = rows * CSV_BYTES_PER_ROW / 1e6
         answer = QMessageBox.question(
-            self, "Large CSV",
-            f"This CSV will have {rows:,} rows (about {size_mb:,.0f} MB). Writing it takes a while, "
-            f"and the window will not respond meanwhile. Export it anyway?")
+            self, translate("window.export_dialog", "Large CSV"),
+            translate("window.export_dialog", "This CSV will have {rows} rows (about {mb} MB). Writing it "
+                      "takes a while, and the window will not respond meanwhile. Export it anyway?").format(
+                rows=f"{rows:,}", mb=f"{size_mb:,.0f}"))
         return answer == QMessageBox.StandardButton.Yes
 
     def _say(self, text: str, error: bool = False) -> None:

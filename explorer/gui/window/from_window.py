@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from .figures import ExportOptions, ViewOptions, discard, export_items
 from ...export.files import ExportError
+from ..plotting.i18n import translate
 from ...export.naming import FigureSpec, default_name, settings_title
 from ...export.render import render_png, render_svg
 
@@ -24,13 +25,16 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
     """(menu label, spec) for what this window can export now."""
     result = window.state.result
     if result is None:
-        return [("Whole window", WINDOW)]
-    specs = [("Whole window", WINDOW), ("Heads grid", FigureSpec("heads"))]
-    specs += [(f"Head {h}", FigureSpec("head", h)) for h in range(result.config.n_heads)]
-    specs.append(("Positional-encoding panel", FigureSpec("pe")))
+        return [(translate("window.from_window", "Whole window"), WINDOW)]
+    specs = [(translate("window.from_window", "Whole window"), WINDOW), (translate("window.from_window",
+                                                                                   "Heads grid"), FigureSpec("heads"))]
+    specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head",
+                                                                                         h)) for h in range(result.config.n_heads)]
+    specs.append((translate("window.from_window", "Positional-encoding panel"), FigureSpec("pe")))
     if _kv_trace(window) is not None:
         step = window.state.view.kv_step
-        specs.append((f"KV cache at step {step}", FigureSpec("kv", step)))
+        specs.append((translate("window.from_window", "KV cache at step {step}").format(step=step),
+                      FigureSpec("kv", step)))
     return specs
 
 

@@ -32,6 +32,8 @@ from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
 from .bindings import bind_kv_panel, bind_pe_panel
 from .export_dialog import install_export_actions
+from .language import install_language_menu
+from ..plotting.i18n import current_language, translate
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
 from ...app.state import SHOW_VALUES_MODES, AppState
 
@@ -52,7 +54,7 @@ class MainWindow(QMainWindow):
         self._painted = False
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None
-        self.setWindowTitle("Attention Explorer")
+        self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
         self.heads_grid.set_colormap(state.view.colormap)
         self.heads_grid.set_show_values(state.view.show_values)
@@ -68,9 +70,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.info_strip)
         self.setCentralWidget(central)
-        self.add_view("Heads", self.heads_grid)
+        self.add_view(translate("window.main_window", "Heads"), self.heads_grid)
         self.controls = ControlPanel(state, list(COLORMAPS), rng=rng)
-        self.controls_dock = QDockWidget("Controls", self)
+        self.controls_dock = QDockWidget(translate("window.main_window", "Controls"), self)
         self.controls_dock.setObjectName("controls_dock")
         self.controls_dock.setWidget(self.controls)
         self.controls_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -132,14 +134,17 @@ class MainWindow(QMainWindow):
         self.heads_grid.set_focus_head(head)
         if head is not None:
             self.tabs.setCurrentWidget(self.heads_grid)
-            self.status_message(f"head {head} enlarged: click it or press Esc for all heads", 4000)
+            self.status_message(translate("window.main_window",
+                                          "head {head} enlarged: click it or press Esc for all heads").format(head=head), 4000)
 
     def apply_preset(self, name: str) -> None:
         preset = PRESETS[name]
         current = self.state.config
         config = preset.config.replace(backend=current.backend, device=current.device)
         if self.state.set_config(config):
-            self.status_message(f"Preset: {preset.title} — {preset.description}")
+            self.status_message(translate("window.main_window", "Preset: {title} — {description}").format(
+                title=translate("presets", preset.title), description=translate("presets",
+                                                                                preset.description)))
 
     def restore_layout(self, settings: Settings) -> None:
         if settings.geometry:
@@ -155,16 +160,16 @@ class MainWindow(QMainWindow):
             geometry=bytes(self.saveGeometry().toBase64()).decode("ascii"),
             window_state=bytes(self.saveState().toBase64()).decode("ascii"),
             colormap=view.colormap, show_values=view.show_values, presentation=view.presentation,
-            topics=self.state.topics.to_dict())
+            topics=self.state.topics.to_dict(), language=current_language())
 
     # ----- construction --------------------------------------------------------------------
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        self.file_menu = bar.addMenu("&File")
-        self.view_menu = bar.addMenu("&View")
-        self.presets_menu = bar.addMenu("&Presets")
-        self.topics_menu = bar.addMenu("&Topics")
-        self.help_menu = bar.addMenu("&Help")
+        self.file_menu = bar.addMenu(translate("window.main_window", "&File"))
+        self.view_menu = bar.addMenu(translate("window.main_window", "&View"))
+        self.presets_menu = bar.addMenu(translate("window.main_window", "&Presets"))
+        self.topics_menu = bar.addMenu(translate("window.main_window", "&Topics"))
+        self.help_menu = bar.addMenu(translate("window.main_window", "&Help"))
         self.menus = {"File": self.file_menu, "View": self.view_menu, "Presets": self.presets_menu,
                       "Topics": self.topics_menu, "Help": self.help_menu}
         self.shortcut_actions = make_actions(self, self._shortcut_handlers())
@@ -174,15 +179,18 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.shortcut_actions["unfocus_head"])
         self.view_menu.addAction(self.shortcut_actions["cycle_show_values"])
         self.view_menu.addAction(self.shortcut_actions["toggle_controls"])
+        self.view_menu.addSeparator()
+        install_language_menu(self)
         for preset in PRESETS.values():
-            action = self.presets_menu.addAction(preset.title)
+            action = self.presets_menu.addAction(translate("presets", preset.title))
             action.setObjectName(f"preset_{preset.name}")
-            action.setToolTip(preset.description)
-            action.setStatusTip(preset.description)
+            action.setToolTip(translate("presets", preset.description))
+            action.setStatusTip(translate("presets", preset.description))
             action.triggered.connect(lambda _=False, name=preset.name: self.apply_preset(name))
         self.presets_menu.setToolTipsVisible(True)
         self.help_menu.addAction(self.shortcut_actions["shortcuts_help"])
-        self.help_menu.addAction("About Attention Explorer", self._show_about)
+        self.help_menu.addAction(translate("window.main_window", "About Attention Explorer"),
+                                 self._show_about)
 
     def _shortcut_handlers(self) -> dict:
         c = self.controls
@@ -214,15 +222,16 @@ class MainWindow(QMainWindow):
 
     def _add_optional_panels(self) -> None:
         self.pe_panel = PEPanel()
-        self.add_view("Positional encoding", self.pe_panel)
+        self.add_view(translate("window.main_window", "Positional encoding"), self.pe_panel)
         self.kv_panel = KVPanel()
-        self.add_view("KV cache", self.kv_panel)
+        self.add_view(translate("window.main_window", "KV cache"), self.kv_panel)
 
     def _install_plugins(self) -> None:
         install_export_actions(self)
         install_topics_menu(self)
         if self.topics_menu.isEmpty():
-            self.topics_menu.addAction("(no topics installed)").setEnabled(False)
+            self.topics_menu.addAction(translate("window.main_window",
+                                                 "(no topics installed)")).setEnabled(False)
 
     def _connect(self) -> None:
         state = self.state
@@ -269,7 +278,8 @@ class MainWindow(QMainWindow):
         modes = SHOW_VALUES_MODES
         view = self.state.view
         view.show_values = modes[(modes.index(view.show_values) + 1) % len(modes)]
-        self.status_message(f"cell values: {view.show_values}", 2000)
+        self.status_message(translate("window.main_window", "cell values: {mode}").format(
+            mode=translate("controls.options", view.show_values)), 2000)
 
     def _set_full_screen(self, on: bool) -> None:
         if on:
@@ -334,8 +344,9 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _show_about(self) -> None:
-        QMessageBox.about(self, "About Attention Explorer",
-                          "Attention Explorer — multi-head self-attention, live.\n"
+        QMessageBox.about(self, translate("window.main_window", "About Attention Explorer"),
+                          translate("window.main_window",
+                                    "Attention Explorer — multi-head self-attention, live.\n"
                           "Change d_model, heads, seed, scaling, masks and positional encoding "
-                          "and watch every head's weights update.")
+                          "and watch every head's weights update."))
 

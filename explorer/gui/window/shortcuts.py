@@ -11,8 +11,10 @@ from typing import Callable
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
+
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 
 @dataclass(frozen=True)
@@ -23,33 +25,51 @@ class Shortcut:
     group: str
 
 
+# groups of the Help table (texts marked for the catalogue, translated where shown)
+MODEL = QT_TRANSLATE_NOOP("window.shortcuts", "Model")
+VIEW = QT_TRANSLATE_NOOP("window.shortcuts", "View")
+FILE = QT_TRANSLATE_NOOP("window.shortcuts", "File")
+KV = QT_TRANSLATE_NOOP("window.shortcuts", "KV cache")
+HELP = QT_TRANSLATE_NOOP("window.shortcuts", "Help")
+
 SHORTCUTS: tuple[Shortcut, ...] = (
-    Shortcut("heads_up", ("H",), "More heads (next divisor of d_model)", "Model"),
-    Shortcut("heads_down", ("Shift+H",), "Fewer heads", "Model"),
-    Shortcut("d_model_up", ("D",), "Larger d_model", "Model"),
-    Shortcut("d_model_down", ("Shift+D",), "Smaller d_model", "Model"),
-    Shortcut("seed_up", ("S",), "Seed + 1", "Model"),
-    Shortcut("seed_down", ("Shift+S",), "Seed − 1", "Model"),
-    Shortcut("random_seed", ("R",), "New random seed", "Model"),
-    Shortcut("toggle_scaling", ("/",), "Toggle ÷√d_head scaling", "Model"),
-    Shortcut("toggle_causal", ("C",), "Toggle causal mask", "Model"),
-    Shortcut("toggle_positional", ("E",), "Toggle positional encoding", "Model"),
-    Shortcut("edit_sentence", ("Ctrl+L",), "Edit the sentence", "Model"),
-    *(Shortcut(f"focus_head_{i}", (str(i + 1),), f"Enlarge head {i}", "View") for i in range(9)),
-    Shortcut("unfocus_head", ("Escape",), "Back to all heads", "View"),
-    Shortcut("cycle_show_values", ("V",), "Cell values: auto → on → off", "View"),
-    Shortcut("presentation", ("F5", "Ctrl+P"), "Presentation mode", "View"),
-    Shortcut("full_screen", ("F11",), "Full screen", "View"),
-    Shortcut("toggle_controls", ("F9", "Ctrl+B"), "Show / hide the controls", "View"),
-    Shortcut("export", ("Ctrl+Shift+E",), "Export figure…", "File"),
-    Shortcut("copy_figure", ("Ctrl+Shift+C",), "Copy figure to the clipboard", "File"),
+    Shortcut("heads_up", ("H",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "More heads (next divisor of d_model)"), MODEL),
+    Shortcut("heads_down", ("Shift+H",), QT_TRANSLATE_NOOP("window.shortcuts", "Fewer heads"), MODEL),
+    Shortcut("d_model_up", ("D",), QT_TRANSLATE_NOOP("window.shortcuts", "Larger d_model"), MODEL),
+    Shortcut("d_model_down", ("Shift+D",), QT_TRANSLATE_NOOP("window.shortcuts", "Smaller d_model"), MODEL),
+    Shortcut("seed_up", ("S",), QT_TRANSLATE_NOOP("window.shortcuts", "Seed + 1"), MODEL),
+    Shortcut("seed_down", ("Shift+S",), QT_TRANSLATE_NOOP("window.shortcuts", "Seed − 1"), MODEL),
+    Shortcut("random_seed", ("R",), QT_TRANSLATE_NOOP("window.shortcuts", "New random seed"), MODEL),
+    Shortcut("toggle_scaling", ("/",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Toggle ÷√d_head scaling"), MODEL),
+    Shortcut("toggle_causal", ("C",), QT_TRANSLATE_NOOP("window.shortcuts", "Toggle causal mask"), MODEL),
+    Shortcut("toggle_positional", ("E",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Toggle positional encoding"), MODEL),
+    Shortcut("edit_sentence", ("Ctrl+L",), QT_TRANSLATE_NOOP("window.shortcuts", "Edit the sentence"), MODEL),
+    *(Shortcut(f"focus_head_{i}", (str(i + 1),),
+               QT_TRANSLATE_NOOP("window.shortcuts", "Enlarge head %1"), VIEW) for i in range(9)),
+    Shortcut("unfocus_head", ("Escape",), QT_TRANSLATE_NOOP("window.shortcuts", "Back to all heads"), VIEW),
+    Shortcut("cycle_show_values", ("V",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Cell values: auto → on → off"), VIEW),
+    Shortcut("presentation", ("F5", "Ctrl+P"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Presentation mode"), VIEW),
+    Shortcut("full_screen", ("F11",), QT_TRANSLATE_NOOP("window.shortcuts", "Full screen"), VIEW),
+    Shortcut("toggle_controls", ("F9", "Ctrl+B"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Show / hide the controls"), VIEW),
+    Shortcut("export", ("Ctrl+Shift+E",), QT_TRANSLATE_NOOP("window.shortcuts", "Export figure…"), FILE),
+    Shortcut("copy_figure", ("Ctrl+Shift+C",),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Copy figure to the clipboard"), FILE),
     # Handled by the KV-cache panel itself (no window action); listed so F1 shows them.
-    Shortcut("kv_step", ("Right", "Left"), "KV cache: step forward / back", "KV cache"),
-    Shortcut("kv_play", ("Space",), "KV cache: play / pause", "KV cache"),
-    Shortcut("kv_ends", ("Home", "End"), "KV cache: first / last step", "KV cache"),
-    Shortcut("kv_jump", ("PgDown", "PgUp"), "KV cache: 10 steps forward / back", "KV cache"),
-    Shortcut("shortcuts_help", ("F1",), "Keyboard shortcuts", "Help"),
-    Shortcut("quit", ("Ctrl+Q",), "Quit", "File"),
+    Shortcut("kv_step", ("Right", "Left"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: step forward / back"), KV),
+    Shortcut("kv_play", ("Space",), QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: play / pause"), KV),
+    Shortcut("kv_ends", ("Home", "End"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: first / last step"), KV),
+    Shortcut("kv_jump", ("PgDown", "PgUp"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: 10 steps forward / back"), KV),
+    Shortcut("shortcuts_help", ("F1",), QT_TRANSLATE_NOOP("window.shortcuts", "Keyboard shortcuts"), HELP),
+    Shortcut("quit", ("Ctrl+Q",), QT_TRANSLATE_NOOP("window.shortcuts", "Quit"), FILE),
 )
 
 CHECKABLE = frozenset({"presentation", "full_screen", "toggle_controls"})
@@ -66,8 +86,17 @@ def get_shortcut(name: str) -> Shortcut:
 
 def keys_text(shortcut: Shortcut) -> str:
     """Keys as the user reads them, e.g. 'F5 or Ctrl+P'."""
-    return " or ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
+    return translate("window.shortcuts",
+                     " or ").join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
                        for k in shortcut.keys)
+
+
+def shortcut_text(shortcut: Shortcut) -> str:
+    """The row's text in the UI language ("Enlarge head %1" gets its head number)."""
+    text = translate("window.shortcuts", shortcut.text)
+    if shortcut.name.startswith("focus_head_"):
+        text = text.replace("%1", shortcut.name.rsplit("_", 1)[1])
+    return text
 
 
 def make_actions(parent: QWidget, handlers: dict[str, Callable]) -> dict[str, QAction]:
@@ -80,7 +109,7 @@ def make_actions(parent: QWidget, handlers: dict[str, Callable]) -> dict[str, QA
         handler = handlers.get(shortcut.name)
         if handler is None:
             continue
-        action = QAction(shortcut.text, parent)
+        action = QAction(shortcut_text(shortcut), parent)
         action.setObjectName(f"action_{shortcut.name}")
         action.setShortcuts([QKeySequence(k) for k in shortcut.keys])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -99,15 +128,19 @@ class ShortcutsDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(translate("window.shortcuts", "Keyboard shortcuts"))
         rows = [s for s in SHORTCUTS if not s.name.startswith("focus_head_")]
         rows.insert(next(i for i, s in enumerate(rows) if s.group == "View"),
-                    Shortcut("focus_head", ("1", "9"), "Enlarge head 0 … 8", "View"))
+                    Shortcut("focus_head", ("1", "9"),
+                             QT_TRANSLATE_NOOP("window.shortcuts", "Enlarge head 0 … 8"), VIEW))
         self.table = QTableWidget(len(rows), 3, self)
-        self.table.setHorizontalHeaderLabels(["Keys", "Action", "Group"])
+        self.table.setHorizontalHeaderLabels([translate("window.shortcuts", "Keys"),
+                                              translate("window.shortcuts", "Action"),
+                                              translate("window.shortcuts", "Group")])
         for row, shortcut in enumerate(rows):
             keys = "1 … 9" if shortcut.name == "focus_head" else keys_text(shortcut)
-            for col, text in enumerate((keys, shortcut.text, shortcut.group)):
+            for col, text in enumerate((keys, shortcut_text(shortcut),
+                                         translate("window.shortcuts", shortcut.group))):
                 item = QTableWidgetItem(text)
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.table.setItem(row, col, item)

@@ -1,0 +1,1435 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko">
+<context>
+    <name>controls.model</name>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>헤드 수</translation>
+    </message>
+    <message>
+        <source>heads divide d_model: {divisors}</source>
+        <translation>d_model의 약수인 헤드 수: {divisors}</translation>
+    </message>
+    <message>
+        <source> (more than {limit} need fewer tokens)</source>
+        <translation> ({limit}개보다 많으면 토큰을 줄이세요)</translation>
+    </message>
+    <message>
+        <source>d_head = d_model / heads = {numbers}</source>
+        <translation>d_head = d_model / 헤드 수 = {numbers}</translation>
+    </message>
+    <message>
+        <source>Any whole number from 0 to {max} (2³² − 1)</source>
+        <translation>0부터 {max}(2³² − 1)까지의 정수</translation>
+    </message>
+    <message>
+        <source>New random seed</source>
+        <translation>새 무작위 시드</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>시드</translation>
+    </message>
+</context>
+<context>
+    <name>controls.options</name>
+    <message>
+        <source>÷√d_head scaling</source>
+        <translation>÷√d_head 스케일링</translation>
+    </message>
+    <message>
+        <source>causal mask (no looking ahead)</source>
+        <translation>인과 마스크 (앞을 보지 않음)</translation>
+    </message>
+    <message>
+        <source>add positional encoding</source>
+        <translation>위치 인코딩 더하기</translation>
+    </message>
+    <message>
+        <source>torch (loading…)</source>
+        <translation>torch (불러오는 중…)</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>가중치 초기화</translation>
+    </message>
+    <message>
+        <source>course: randn × 0.5</source>
+        <translation>강의: randn × 0.5</translation>
+    </message>
+    <message>
+        <source>the course&apos;s numbers (Lab 3)</source>
+        <translation>강의 자료의 숫자 (Lab 3)</translation>
+    </message>
+    <message>
+        <source>unit: randn / √d_model</source>
+        <translation>단위 분산: randn / √d_model</translation>
+    </message>
+    <message>
+        <source>as real models start: q·k has variance d_head, so ÷√d_head brings the scores back to variance 1</source>
+        <translation>실제 모델의 초기화: q·k의 분산이 d_head이므로 ÷√d_head로 점수 분산이 다시 1이 됩니다</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>정밀도</translation>
+    </message>
+    <message>
+        <source>float64 (exact)</source>
+        <translation>float64 (정확)</translation>
+    </message>
+    <message>
+        <source>teaching numbers to the last digit</source>
+        <translation>강의용 숫자를 마지막 자리까지</translation>
+    </message>
+    <message>
+        <source>float32 (fast)</source>
+        <translation>float32 (빠름)</translation>
+    </message>
+    <message>
+        <source>about twice as fast at large sizes</source>
+        <translation>큰 크기에서 약 두 배 빠름</translation>
+    </message>
+    <message>
+        <source>torch is being loaded in the background</source>
+        <translation>torch를 백그라운드에서 불러오는 중입니다</translation>
+    </message>
+    <message>
+        <source>unavailable: {reason}</source>
+        <translation>사용할 수 없음: {reason}</translation>
+    </message>
+    <message>
+        <source>auto: numbers in the cells when they fit</source>
+        <translation>자동: 칸에 들어갈 때만 숫자 표시</translation>
+    </message>
+    <message>
+        <source>colormap</source>
+        <translation>색상표</translation>
+    </message>
+    <message>
+        <source>cell values</source>
+        <translation>칸 값</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>자동</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>켜기</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>끄기</translation>
+    </message>
+</context>
+<context>
+    <name>controls.panel</name>
+    <message>
+        <source>Sentence</source>
+        <translation>문장</translation>
+    </message>
+    <message>
+        <source>Padding (click tokens)</source>
+        <translation>패딩 (토큰 클릭)</translation>
+    </message>
+    <message>
+        <source>Model size</source>
+        <translation>모델 크기</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>난수 시드</translation>
+    </message>
+    <message>
+        <source>Scaling and masks</source>
+        <translation>스케일링과 마스크</translation>
+    </message>
+    <message>
+        <source>Backend / device</source>
+        <translation>백엔드 / 장치</translation>
+    </message>
+    <message>
+        <source>Display</source>
+        <translation>표시</translation>
+    </message>
+</context>
+<context>
+    <name>controls.sentence</name>
+    <message>
+        <source>none (click a token)</source>
+        <translation>없음 (토큰을 클릭)</translation>
+    </message>
+    <message>
+        <source>{head}, … {last} ({count} positions)</source>
+        <translation>{head}, … {last} (위치 {count}개)</translation>
+    </message>
+    <message>
+        <source>type a sentence; tokens are split on spaces</source>
+        <translation>문장을 입력하세요. 토큰은 공백으로 나뉩니다</translation>
+    </message>
+    <message>
+        <source>n = {n} tokens</source>
+        <translation>n = 토큰 {n}개</translation>
+    </message>
+    <message>
+        <source>n = {n} token</source>
+        <translation>n = 토큰 {n}개</translation>
+    </message>
+    <message>
+        <source>not applied: {message} — the picture still shows the last sentence (n = {n})</source>
+        <translation>적용 안 됨: {message} — 그림은 이전 문장 그대로입니다 (n = {n})</translation>
+    </message>
+    <message>
+        <source>padding: {summary}</source>
+        <translation>패딩: {summary}</translation>
+    </message>
+    <message>
+        <source> — chips for the first {count} tokens</source>
+        <translation> — 처음 {count}개 토큰만 칩으로 표시</translation>
+    </message>
+    <message>
+        <source>token {i} “{token}”: click to mark it as padding (masked as a key)</source>
+        <translation>토큰 {i} “{token}”: 클릭하면 패딩으로 표시 (키에서 가려짐)</translation>
+    </message>
+</context>
+<context>
+    <name>export</name>
+    <message>
+        <source>scaled ÷√{d_head}</source>
+        <translation>스케일링 ÷√{d_head}</translation>
+    </message>
+    <message>
+        <source>not scaled</source>
+        <translation>스케일링 없음</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>인과 마스크</translation>
+    </message>
+    <message>
+        <source>padding {positions}</source>
+        <translation>패딩 {positions}</translation>
+    </message>
+    <message>
+        <source>{n} heads</source>
+        <translation>헤드 {n}개</translation>
+    </message>
+    <message>
+        <source>{n} head</source>
+        <translation>헤드 {n}개</translation>
+    </message>
+    <message>
+        <source>seed {seed}</source>
+        <translation>시드 {seed}</translation>
+    </message>
+    <message>
+        <source>mask: {masks}</source>
+        <translation>마스크: {masks}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>+ positional encoding</source>
+        <translation>+ 위치 인코딩</translation>
+    </message>
+    <message>
+        <source>head {head}</source>
+        <translation>헤드 {head}</translation>
+    </message>
+    <message>
+        <source>positional encoding</source>
+        <translation>위치 인코딩</translation>
+    </message>
+    <message>
+        <source>KV cache, step {step} ({token})</source>
+        <translation>KV 캐시, 단계 {step} ({token})</translation>
+    </message>
+</context>
+<context>
+    <name>heads.grid</name>
+    <message>
+        <source>head {head}: {query} → {key}</source>
+        <translation>헤드 {head}: {query} → {key}</translation>
+    </message>
+    <message>
+        <source>{where}: every key is masked for this query (weights all 0)</source>
+        <translation>{where}: 이 쿼리의 모든 키가 가려짐 (가중치 모두 0)</translation>
+    </message>
+    <message>
+        <source>{where}: masked (weight 0; raw score {raw} not used)</source>
+        <translation>{where}: 가려짐 (가중치 0, 원점수 {raw} 사용 안 함)</translation>
+    </message>
+    <message>
+        <source>{where}, weight {weight}, raw score {raw}</source>
+        <translation>{where}, 가중치 {weight}, 원점수 {raw}</translation>
+    </message>
+    <message>
+        <source> (scaled {scaled})</source>
+        <translation> (스케일 후 {scaled})</translation>
+    </message>
+    <message>
+        <source>Showing heads 0–{last} of {count}; choose a head to enlarge any other.</source>
+        <translation>헤드 {count}개 중 0–{last}만 표시합니다. 다른 헤드는 선택해서 크게 보세요.</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>가중치</translation>
+    </message>
+</context>
+<context>
+    <name>heads.info_strip</name>
+    <message>
+        <source> … (mean {mean})</source>
+        <translation> … (평균 {mean})</translation>
+    </message>
+    <message>
+        <source>entropy per head (nats; ln n = {ln_n}): {shown}</source>
+        <translation>헤드별 엔트로피 (nats, ln n = {ln_n}): {shown}</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>계산 중…</translation>
+    </message>
+    <message>
+        <source>shapes {flow}</source>
+        <translation>모양 {flow}</translation>
+    </message>
+    <message>
+        <source>X (n, d_model) → split into heads (h, n, d_head) → concat and W_O (n, d_model)</source>
+        <translation>X (n, d_model) → 헤드로 나눔 (h, n, d_head) → 이어 붙이고 W_O (n, d_model)</translation>
+    </message>
+    <message>
+        <source>parameters {count}</source>
+        <translation>파라미터 {count}개</translation>
+    </message>
+    <message>
+        <source>W_Q, W_K, W_V, W_O: {numbers}, the same for any number of heads</source>
+        <translation>W_Q, W_K, W_V, W_O: {numbers}, 헤드 수와 상관없이 같음</translation>
+    </message>
+    <message>
+        <source>{time} on {device}</source>
+        <translation>{time}, {device}</translation>
+    </message>
+    <message>
+        <source>{count} floating-point operations</source>
+        <translation>부동소수점 연산 {count}회</translation>
+    </message>
+</context>
+<context>
+    <name>heads.panel</name>
+    <message>
+        <source>head {head}</source>
+        <translation>헤드 {head}</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>쿼리</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>키</translation>
+    </message>
+</context>
+<context>
+    <name>kv.cache_view</name>
+    <message>
+        <source>K cache</source>
+        <translation>K 캐시</translation>
+    </message>
+    <message>
+        <source>cached token</source>
+        <translation>캐시된 토큰</translation>
+    </message>
+    <message>
+        <source>V cache</source>
+        <translation>V 캐시</translation>
+    </message>
+    <message>
+        <source>query q_t</source>
+        <translation>쿼리 q_t</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>차원</translation>
+    </message>
+    <message>
+        <source>output row t (after W_O)</source>
+        <translation>출력 행 t (W_O 이후)</translation>
+    </message>
+    <message>
+        <source>attention of q_t over the cached keys</source>
+        <translation>캐시된 키에 대한 q_t의 어텐션</translation>
+    </message>
+    <message>
+        <source>cached key · colour 0 … this step&apos;s largest weight</source>
+        <translation>캐시된 키 · 색: 0 … 이 단계의 최대 가중치</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>, head {head}</source>
+        <translation>, 헤드 {head}</translation>
+    </message>
+    <message>
+        <source>{name} cache{which} ({n} × {width})</source>
+        <translation>{name} 캐시{which} ({n} × {width})</translation>
+    </message>
+    <message>
+        <source>pad</source>
+        <translation>pad</translation>
+    </message>
+</context>
+<context>
+    <name>kv.controls</name>
+    <message>
+        <source>first</source>
+        <translation>처음</translation>
+    </message>
+    <message>
+        <source>First step (Home)</source>
+        <translation>첫 단계 (Home)</translation>
+    </message>
+    <message>
+        <source>back</source>
+        <translation>뒤로</translation>
+    </message>
+    <message>
+        <source>Step back (Left)</source>
+        <translation>한 단계 뒤로 (←)</translation>
+    </message>
+    <message>
+        <source>play</source>
+        <translation>재생</translation>
+    </message>
+    <message>
+        <source>Play (Space)</source>
+        <translation>재생 (Space)</translation>
+    </message>
+    <message>
+        <source>pause</source>
+        <translation>정지</translation>
+    </message>
+    <message>
+        <source>Pause (Space)</source>
+        <translation>일시 정지 (Space)</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>앞으로</translation>
+    </message>
+    <message>
+        <source>Step forward (Right)</source>
+        <translation>한 단계 앞으로 (→)</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>끝</translation>
+    </message>
+    <message>
+        <source>Last step (End)</source>
+        <translation>마지막 단계 (End)</translation>
+    </message>
+    <message>
+        <source> steps/s</source>
+        <translation> 단계/초</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>재생 속도</translation>
+    </message>
+    <message>
+        <source>Jump to a step</source>
+        <translation>단계로 이동</translation>
+    </message>
+    <message>
+        <source>Which head&apos;s K and V to show</source>
+        <translation>어느 헤드의 K, V를 볼지</translation>
+    </message>
+    <message>
+        <source>Scrub through the steps (Left / Right, PgUp / PgDn)</source>
+        <translation>단계를 앞뒤로 이동 (←/→, PgUp/PgDn)</translation>
+    </message>
+    <message>
+        <source>step 0 / 0</source>
+        <translation>단계 0 / 0</translation>
+    </message>
+    <message>
+        <source>speed</source>
+        <translation>속도</translation>
+    </message>
+    <message>
+        <source>jump to step</source>
+        <translation>이동할 단계</translation>
+    </message>
+    <message>
+        <source>K, V of</source>
+        <translation>K, V:</translation>
+    </message>
+    <message>
+        <source>all heads (concatenated)</source>
+        <translation>모든 헤드 (이어 붙임)</translation>
+    </message>
+    <message>
+        <source>head {head}</source>
+        <translation>헤드 {head}</translation>
+    </message>
+    <message>
+        <source>step {step} / {last}</source>
+        <translation>단계 {step} / {last}</translation>
+    </message>
+</context>
+<context>
+    <name>kv.flops_plot</name>
+    <message>
+        <source>log scale (FLOPs)</source>
+        <translation>로그 눈금 (FLOPs)</translation>
+    </message>
+    <message>
+        <source>cumulative FLOPs up to step t</source>
+        <translation>단계 t까지 누적 FLOPs</translation>
+    </message>
+    <message>
+        <source>step t</source>
+        <translation>단계 t</translation>
+    </message>
+    <message>
+        <source>cumulative</source>
+        <translation>누적</translation>
+    </message>
+    <message>
+        <source>with KV cache (≈ linear)</source>
+        <translation>KV 캐시 사용 (≈ 선형)</translation>
+    </message>
+    <message>
+        <source>recomputing the prefix (≈ quadratic)</source>
+        <translation>앞부분 재계산 (≈ 이차)</translation>
+    </message>
+</context>
+<context>
+    <name>kv.panel</name>
+    <message>
+        <source>The KV-cache timeline appears when a trace has been computed.</source>
+        <translation>계산이 끝나면 KV 캐시 타임라인이 나타납니다.</translation>
+    </message>
+</context>
+<context>
+    <name>kv.text</name>
+    <message>
+        <source>step {step} / {last}: token “{token}”, tokens cached {cached}</source>
+        <translation>단계 {step} / {last}: 토큰 “{token}”, 캐시된 토큰 {cached}개</translation>
+    </message>
+    <message>
+        <source>cache size = 2 · layers · batch · heads · t · d_head · bytes = {numbers} = {total} bytes ({human}, {dtype})</source>
+        <translation>캐시 크기 = 2 · 층 · 배치 · 헤드 · t · d_head · 바이트 = {numbers} = {total}바이트 ({human}, {dtype})</translation>
+    </message>
+    <message>
+        <source>FLOPs this step with the cache: 4·2·d² + 2·2·t·d = {numbers} = {total}</source>
+        <translation>캐시를 쓸 때 이 단계의 FLOPs: 4·2·d² + 2·2·t·d = {numbers} = {total}</translation>
+    </message>
+    <message>
+        <source>FLOPs this step without it (recompute the {t}-token prefix): 8·t·d² + 4·t²·d = {numbers} = {total}  ({ratio}× the cached step)</source>
+        <translation>캐시 없이 이 단계의 FLOPs ({t}토큰 앞부분 재계산): 8·t·d² + 4·t²·d = {numbers} = {total}  (캐시 사용 시의 {ratio}배)</translation>
+    </message>
+    <message>
+        <source>cumulative FLOPs — with cache: {cached} ({cached_h});  without: {full} ({full_h});  saved {saved}</source>
+        <translation>누적 FLOPs — 캐시 사용: {cached} ({cached_h});  미사용: {full} ({full_h});  절약 {saved}</translation>
+    </message>
+    <message>
+        <source>cached output = row {row} of the full causal pass: max |difference| = {diff} {mark}</source>
+        <translation>캐시 출력 = 전체 인과 계산의 {row}행: 최대 |차이| = {diff} {mark}</translation>
+    </message>
+</context>
+<context>
+    <name>pe.curves</name>
+    <message>
+        <source>dim {dim} {fn} (i={i})</source>
+        <translation>차원 {dim} {fn} (i={i})</translation>
+    </message>
+    <message>
+        <source>PE columns across positions</source>
+        <translation>위치에 따른 PE 열</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>위치</translation>
+    </message>
+    <message>
+        <source>PE value</source>
+        <translation>PE 값</translation>
+    </message>
+</context>
+<context>
+    <name>pe.inputs</name>
+    <message>
+        <source>positional encoding is off — X is projected as is</source>
+        <translation>위치 인코딩 꺼짐 — X를 그대로 투영합니다</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>차원</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>PE</source>
+        <translation>PE</translation>
+    </message>
+    <message>
+        <source>X + PE</source>
+        <translation>X + PE</translation>
+    </message>
+    <message>
+        <source>PE (not added)</source>
+        <translation>PE (더하지 않음)</translation>
+    </message>
+    <message>
+        <source>X (as is)</source>
+        <translation>X (그대로)</translation>
+    </message>
+</context>
+<context>
+    <name>pe.panel</name>
+    <message>
+        <source>How many positions of the table to show (rows)</source>
+        <translation>표에 보일 위치 수 (행)</translation>
+    </message>
+    <message>
+        <source>Columns drawn as curves, e.g. 0, 1, 2, 3, 6</source>
+        <translation>곡선으로 그릴 열, 예: 0, 1, 2, 3, 6</translation>
+    </message>
+    <message>
+        <source>PE table</source>
+        <translation>PE 표</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>차원</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>위치</translation>
+    </message>
+    <message>
+        <source>PE(i) · PE(j)</source>
+        <translation>PE(i) · PE(j)</translation>
+    </message>
+    <message>
+        <source>position j</source>
+        <translation>위치 j</translation>
+    </message>
+    <message>
+        <source>position i</source>
+        <translation>위치 i</translation>
+    </message>
+    <message>
+        <source>(or click a column of the table to add / remove it)</source>
+        <translation>(표의 열을 클릭해도 추가 / 제거됩니다)</translation>
+    </message>
+    <message>
+        <source>positions shown:</source>
+        <translation>표시할 위치:</translation>
+    </message>
+    <message>
+        <source>   curves for dims:</source>
+        <translation>   곡선 차원:</translation>
+    </message>
+    <message>
+        <source>PE table ({p} positions × {d} dims)</source>
+        <translation>PE 표 (위치 {p}개 × 차원 {d}개)</translation>
+    </message>
+    <message>
+        <source>PE(i) · PE(j)  (diagonal = {diagonal})</source>
+        <translation>PE(i) · PE(j)  (대각선 = {diagonal})</translation>
+    </message>
+</context>
+<context>
+    <name>plotting.colormaps</name>
+    <message>
+        <source>cividis (colour-blind safe)</source>
+        <translation>cividis (색각 이상 안전)</translation>
+    </message>
+    <message>
+        <source>greyscale</source>
+        <translation>회색조</translation>
+    </message>
+</context>
+<context>
+    <name>presets</name>
+    <message>
+        <source>Course Lab 3 (나는 학교에 버스로 갔다)</source>
+        <translation>강의 Lab 3 (나는 학교에 버스로 갔다)</translation>
+    </message>
+    <message>
+        <source>d_model 8, 2 heads, seed 1, scaled: the numbers printed in the course.</source>
+        <translation>d_model 8, 헤드 2개, 시드 1, 스케일링: 강의 자료에 나온 숫자 그대로.</translation>
+    </message>
+    <message>
+        <source>No scaling at d_model 512 (saturated softmax)</source>
+        <translation>d_model 512에서 스케일링 없음 (포화된 softmax)</translation>
+    </message>
+    <message>
+        <source>Weights start at 1/√d_model, as in real models, so q·k has variance d_head = 256. Without ÷√d_head, softmax puts almost all weight on one key.</source>
+        <translation>실제 모델처럼 가중치를 1/√d_model로 초기화하므로 q·k의 분산은 d_head = 256입니다. ÷√d_head가 없으면 softmax가 거의 모든 가중치를 한 키에 줍니다.</translation>
+    </message>
+    <message>
+        <source>Scaled at d_model 512 (compare with the one above)</source>
+        <translation>d_model 512에서 스케일링 (위 항목과 비교)</translation>
+    </message>
+    <message>
+        <source>The same weights with ÷√d_head: score variance is back to 1 and the weights spread out. (With the course&apos;s ×0.5 weights scores grow with d_model too, and even scaled softmax saturates: switch the weight init to see it.)</source>
+        <translation>같은 가중치에 ÷√d_head: 점수 분산이 다시 1이 되고 가중치가 고르게 퍼집니다. (강의의 ×0.5 가중치에서는 점수가 d_model과 함께 커져 스케일링해도 softmax가 포화됩니다. 가중치 초기화를 바꿔 확인해 보세요.)</translation>
+    </message>
+    <message>
+        <source>Causal decoder (GPT-style mask)</source>
+        <translation>인과 디코더 (GPT 방식 마스크)</translation>
+    </message>
+    <message>
+        <source>Each token attends only to itself and earlier tokens: the upper triangle is masked.</source>
+        <translation>각 토큰은 자신과 앞선 토큰에만 어텐션합니다: 위쪽 삼각형이 가려집니다.</translation>
+    </message>
+    <message>
+        <source>Padding mask</source>
+        <translation>패딩 마스크</translation>
+    </message>
+    <message>
+        <source>The last two tokens are padding: no query may attend to them.</source>
+        <translation>마지막 두 토큰은 패딩입니다: 어떤 쿼리도 이들에 어텐션할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Eight heads, one sentence</source>
+        <translation>헤드 8개, 한 문장</translation>
+    </message>
+    <message>
+        <source>d_model 64 split into 8 heads of 8: each head finds its own pattern.</source>
+        <translation>d_model 64를 크기 8인 헤드 8개로 나눕니다: 헤드마다 자기 패턴을 찾습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>report</name>
+    <message>
+        <source>tokens: {tokens}  (n = {n})</source>
+        <translation>토큰: {tokens}  (n = {n})</translation>
+    </message>
+    <message>
+        <source>d_model {d_model}, heads {heads}, d_head {d_head}, seed {seed}, scaled {scaled}, causal {causal}, padding {padding}, positional {positional}</source>
+        <translation>d_model {d_model}, 헤드 {heads}개, d_head {d_head}, 시드 {seed}, 스케일링 {scaled}, 인과 마스크 {causal}, 패딩 {padding}, 위치 인코딩 {positional}</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>끔</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>shapes: X {x} → Q,K,V {q} → split {split} → heads {heads} → concat {concat} → output {output}</source>
+        <translation>모양: X {x} → Q,K,V {q} → 헤드로 나눔 {split} → 헤드 출력 {heads} → 이어 붙임 {concat} → 출력 {output}</translation>
+    </message>
+    <message>
+        <source>parameters: {formula} = {count}</source>
+        <translation>파라미터: {formula} = {count}</translation>
+    </message>
+    <message>
+        <source>device: {device} ({ms} ms)</source>
+        <translation>장치: {device} ({ms} ms)</translation>
+    </message>
+    <message>
+        <source>head {head} weights (rows = query, columns = key):</source>
+        <translation>헤드 {head} 가중치 (행 = 쿼리, 열 = 키):</translation>
+    </message>
+    <message>
+        <source>(all masked)</source>
+        <translation>(모두 가려짐)</translation>
+    </message>
+    <message>
+        <source>most attended: </source>
+        <translation>가장 많이 참고: </translation>
+    </message>
+    <message>
+        <source>entropy (nats): </source>
+        <translation>엔트로피 (nats): </translation>
+    </message>
+    <message>
+        <source>fully masked rows (weights set to 0): </source>
+        <translation>모두 가려진 행 (가중치 0): </translation>
+    </message>
+    <message>
+        <source>KV cache: step token cached bytes flops(cache) flops(recompute) max|diff|</source>
+        <translation>KV 캐시: 단계 토큰 캐시됨 바이트 flops(캐시) flops(재계산) max|차이|</translation>
+    </message>
+</context>
+<context>
+    <name>topics</name>
+    <message>
+        <source>Cross-attention</source>
+        <translation>교차 어텐션</translation>
+    </message>
+    <message>
+        <source>Masks</source>
+        <translation>마스크</translation>
+    </message>
+    <message>
+        <source>Head pruning</source>
+        <translation>헤드 가지치기</translation>
+    </message>
+    <message>
+        <source>Encoder block</source>
+        <translation>인코더 블록</translation>
+    </message>
+</context>
+<context>
+    <name>topics.cross_view</name>
+    <message>
+        <source>encoder sentence</source>
+        <translation>인코더 문장</translation>
+    </message>
+    <message>
+        <source>%1 = padding</source>
+        <translation>%1 = 패딩</translation>
+    </message>
+    <message>
+        <source>encoder:</source>
+        <translation>인코더:</translation>
+    </message>
+    <message>
+        <source>mask ({n} × {m}): pale = may attend, dark = masked</source>
+        <translation>마스크 ({n} × {m}): 밝음 = 어텐션 가능, 어두움 = 가려짐</translation>
+    </message>
+    <message>
+        <source>decoder (query)</source>
+        <translation>디코더 (쿼리)</translation>
+    </message>
+    <message>
+        <source>encoder (key)</source>
+        <translation>인코더 (키)</translation>
+    </message>
+    <message>
+        <source>head {h}: weights ({n} × {m})</source>
+        <translation>헤드 {h}: 가중치 ({n} × {m})</translation>
+    </message>
+    <message>
+        <source>showing heads 0 … {last} of {heads}</source>
+        <translation>헤드 {heads}개 중 0 … {last} 표시</translation>
+    </message>
+    <message>
+        <source>every encoder token is padding: all weights are 0 (no NaN), outputs are zero vectors</source>
+        <translation>모든 인코더 토큰이 패딩입니다: 가중치는 모두 0 (NaN 아님), 출력은 영벡터입니다</translation>
+    </message>
+</context>
+<context>
+    <name>topics.encoder_view</name>
+    <message>
+        <source>Post-LN (2017)</source>
+        <translation>Post-LN (2017)</translation>
+    </message>
+    <message>
+        <source>Pre-LN (GPT-2)</source>
+        <translation>Pre-LN (GPT-2)</translation>
+    </message>
+    <message>
+        <source>GELU</source>
+        <translation>GELU</translation>
+    </message>
+    <message>
+        <source>ReLU</source>
+        <translation>ReLU</translation>
+    </message>
+    <message>
+        <source>d_ff = 4·d_model</source>
+        <translation>d_ff = 4·d_model</translation>
+    </message>
+    <message>
+        <source>LayerNorm:</source>
+        <translation>LayerNorm:</translation>
+    </message>
+    <message>
+        <source>FFN:</source>
+        <translation>FFN:</translation>
+    </message>
+    <message>
+        <source>d_ff</source>
+        <translation>d_ff</translation>
+    </message>
+    <message>
+        <source>mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})</source>
+        <translation>단계별 평균 ‖토큰‖ · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})</translation>
+    </message>
+    <message>
+        <source>‖token‖ per stage and token</source>
+        <translation>단계·토큰별 ‖토큰‖</translation>
+    </message>
+    <message>
+        <source>x (input)</source>
+        <translation>x (입력)</translation>
+    </message>
+    <message>
+        <source>block output</source>
+        <translation>블록 출력</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <source>x + attention</source>
+        <translation>x + 어텐션</translation>
+    </message>
+    <message>
+        <source>h = x + attention</source>
+        <translation>h = x + 어텐션</translation>
+    </message>
+    <message>
+        <source>h = LN(x + attention)</source>
+        <translation>h = LN(x + 어텐션)</translation>
+    </message>
+    <message>
+        <source>output = h + FFN</source>
+        <translation>출력 = h + FFN</translation>
+    </message>
+    <message>
+        <source>output = LN(h + FFN)</source>
+        <translation>출력 = LN(h + FFN)</translation>
+    </message>
+</context>
+<context>
+    <name>topics.masks_view</name>
+    <message>
+        <source>weights of head</source>
+        <translation>가중치를 볼 헤드</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>padding mask (keys {pad}) · pale = open, dark = masked</source>
+        <translation>패딩 마스크 (키 {pad}) · 밝음 = 열림, 어두움 = 가려짐</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>인과 마스크</translation>
+    </message>
+    <message>
+        <source> (off: all open)</source>
+        <translation> (꺼짐: 모두 열림)</translation>
+    </message>
+    <message>
+        <source>combined = padding AND causal</source>
+        <translation>결합 = 패딩 AND 인과</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>쿼리</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>… and {count} more rows like these</source>
+        <translation>… 이런 행이 {count}개 더 있습니다</translation>
+    </message>
+    <message>
+        <source>head {head}: weights (rows sum to 1, masked = 0)</source>
+        <translation>헤드 {head}: 가중치 (행의 합 = 1, 가려진 칸 = 0)</translation>
+    </message>
+</context>
+<context>
+    <name>topics.pruning_view</name>
+    <message>
+        <source>all on</source>
+        <translation>모두 켜기</translation>
+    </message>
+    <message>
+        <source>heads:</source>
+        <translation>헤드:</translation>
+    </message>
+    <message>
+        <source>full output (all heads)</source>
+        <translation>전체 출력 (모든 헤드)</translation>
+    </message>
+    <message>
+        <source>pruned output ({kept} of {heads} heads)</source>
+        <translation>가지치기 후 출력 (헤드 {heads}개 중 {kept}개)</translation>
+    </message>
+    <message>
+        <source>Δoutput = pruned − full</source>
+        <translation>Δoutput = 가지치기 후 − 전체</translation>
+    </message>
+    <message>
+        <source>({percent}% of ‖output‖ = {norm})</source>
+        <translation>(‖output‖ = {norm}의 {percent}%)</translation>
+    </message>
+    <message>
+        <source>importance ‖head_out_h · W_O[rows of h]‖</source>
+        <translation>중요도 ‖head_out_h · W_O[h의 행]‖</translation>
+    </message>
+    <message>
+        <source>mean softmax entropy (nats; low = sharp)</source>
+        <translation>평균 softmax 엔트로피 (nats, 낮을수록 뾰족함)</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>헤드</translation>
+    </message>
+</context>
+<context>
+    <name>topics.qkv_view</name>
+    <message>
+        <source>head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>{name} head {head} = {slice} {shape}</source>
+        <translation>{name} 헤드 {head} = {slice} {shape}</translation>
+    </message>
+    <message>
+        <source>columns {first} … {last}   (d_head = {d_head}, {heads} heads)</source>
+        <translation>열 {first} … {last}   (d_head = {d_head}, 헤드 {heads}개)</translation>
+    </message>
+    <message>
+        <source>split: {shapes}</source>
+        <translation>나누기: {shapes}</translation>
+    </message>
+    <message>
+        <source>head {head} ← columns {first} … {last}</source>
+        <translation>헤드 {head} ← 열 {first} … {last}</translation>
+    </message>
+</context>
+<context>
+    <name>topics.scaling_view</name>
+    <message>
+        <source>mean max weight</source>
+        <translation>평균 최대 가중치</translation>
+    </message>
+    <message>
+        <source>mean entropy (nats)</source>
+        <translation>평균 엔트로피 (nats)</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>sweep:</source>
+        <translation>스윕:</translation>
+    </message>
+    <message>
+        <source>init:</source>
+        <translation>초기화:</translation>
+    </message>
+    <message>
+        <source>÷√d_head (scaled)</source>
+        <translation>÷√d_head (스케일링)</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <translation>스케일링 없음</translation>
+    </message>
+    <message>
+        <source>uniform</source>
+        <translation>균등</translation>
+    </message>
+    <message>
+        <source>raw q·k · Var {var}</source>
+        <translation>원점수 q·k · Var {var}</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>예측</translation>
+    </message>
+    <message>
+        <source> now: {d_model} </source>
+        <translation> 현재: {d_model} </translation>
+    </message>
+    <message>
+        <source>d_model sweep · {heads} heads, {seeds} seeds</source>
+        <translation>d_model 스윕 · 헤드 {heads}개, 시드 {seeds}개</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>개수</translation>
+    </message>
+    <message>
+        <source>q·k / √d_head</source>
+        <translation>q·k / √d_head</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+</context>
+<context>
+    <name>window.app</name>
+    <message>
+        <source>saved backend {backend}/{device} is not available here; using numpy for this run (kept for next time)</source>
+        <translation>저장된 백엔드 {backend}/{device}를 이 컴퓨터에서 쓸 수 없어 이번에는 numpy를 씁니다 (설정은 다음을 위해 유지)</translation>
+    </message>
+</context>
+<context>
+    <name>window.export_dialog</name>
+    <message>
+        <source>Export…</source>
+        <translation>내보내기…</translation>
+    </message>
+    <message>
+        <source>Save the window or one of its figures as PNG, SVG or CSV</source>
+        <translation>창이나 그림 하나를 PNG, SVG, CSV로 저장합니다</translation>
+    </message>
+    <message>
+        <source>Copy figure</source>
+        <translation>그림 복사</translation>
+    </message>
+    <message>
+        <source>Copy the current figure to the clipboard (2×, white background)</source>
+        <translation>현재 그림을 클립보드에 복사합니다 (2×, 흰 배경)</translation>
+    </message>
+    <message>
+        <source>Copy figure: {error}</source>
+        <translation>그림 복사: {error}</translation>
+    </message>
+    <message>
+        <source>Copied {figure} ({w}×{h} px) to the clipboard</source>
+        <translation>{figure}({w}×{h} px)을(를) 클립보드에 복사했습니다</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>그림 내보내기</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>배율</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>너비</translation>
+    </message>
+    <message>
+        <source>{background} (slides)</source>
+        <translation>{background} (슬라이드용)</translation>
+    </message>
+    <message>
+        <source>Title line with the settings (d_model, heads, seed, scaling, masks)</source>
+        <translation>설정 제목 줄 (d_model, 헤드, 시드, 스케일링, 마스크)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>Overwrite an existing file (otherwise add _2, _3, …)</source>
+        <translation>기존 파일 덮어쓰기 (아니면 _2, _3, … 붙임)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>내보내기</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>그림</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>형식</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>크기</translation>
+    </message>
+    <message>
+        <source>Background</source>
+        <translation>배경</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>폴더</translation>
+    </message>
+    <message>
+        <source>File name</source>
+        <translation>파일 이름</translation>
+    </message>
+    <message>
+        <source>The whole window is exported as it looks (PNG or SVG).</source>
+        <translation>창 전체를 보이는 그대로 내보냅니다 (PNG 또는 SVG).</translation>
+    </message>
+    <message>
+        <source>choose a folder to export to (Browse…)</source>
+        <translation>내보낼 폴더를 고르세요 (찾아보기…)</translation>
+    </message>
+    <message>
+        <source>export cancelled</source>
+        <translation>내보내기 취소됨</translation>
+    </message>
+    <message>
+        <source>Wrote {path}</source>
+        <translation>저장함: {path}</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>내보냄: {path}</translation>
+    </message>
+    <message>
+        <source>Large CSV</source>
+        <translation>큰 CSV</translation>
+    </message>
+    <message>
+        <source>This CSV will have {rows} rows (about {mb} MB). Writing it takes a while, and the window will not respond meanwhile. Export it anyway?</source>
+        <translation>이 CSV는 {rows}행 (약 {mb} MB)입니다. 쓰는 데 시간이 걸리고 그동안 창이 응답하지 않습니다. 그래도 내보낼까요?</translation>
+    </message>
+    <message>
+        <source>white</source>
+        <translation>흰색</translation>
+    </message>
+    <message>
+        <source>dark</source>
+        <translation>어두운 색</translation>
+    </message>
+</context>
+<context>
+    <name>window.from_window</name>
+    <message>
+        <source>Whole window</source>
+        <translation>창 전체</translation>
+    </message>
+    <message>
+        <source>Heads grid</source>
+        <translation>헤드 격자</translation>
+    </message>
+    <message>
+        <source>Head {head}</source>
+        <translation>헤드 {head}</translation>
+    </message>
+    <message>
+        <source>Positional-encoding panel</source>
+        <translation>위치 인코딩 패널</translation>
+    </message>
+    <message>
+        <source>KV cache at step {step}</source>
+        <translation>단계 {step}의 KV 캐시</translation>
+    </message>
+</context>
+<context>
+    <name>window.main_window</name>
+    <message>
+        <source>Attention Explorer</source>
+        <translation>Attention Explorer</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>어텐션 헤드</translation>
+    </message>
+    <message>
+        <source>Controls</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>head {head} enlarged: click it or press Esc for all heads</source>
+        <translation>헤드 {head} 확대: 다시 클릭하거나 Esc를 누르면 모든 헤드</translation>
+    </message>
+    <message>
+        <source>Preset: {title} — {description}</source>
+        <translation>프리셋: {title} — {description}</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>프리셋(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Topics</source>
+        <translation>주제(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>About Attention Explorer</source>
+        <translation>Attention Explorer 정보</translation>
+    </message>
+    <message>
+        <source>Positional encoding</source>
+        <translation>위치 인코딩</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 캐시</translation>
+    </message>
+    <message>
+        <source>(no topics installed)</source>
+        <translation>(설치된 주제 없음)</translation>
+    </message>
+    <message>
+        <source>cell values: {mode}</source>
+        <translation>칸 값: {mode}</translation>
+    </message>
+    <message>
+        <source>Attention Explorer — multi-head self-attention, live.
+Change d_model, heads, seed, scaling, masks and positional encoding and watch every head&apos;s weights update.</source>
+        <translation>Attention Explorer — 멀티헤드 셀프 어텐션을 실시간으로.
+d_model, 헤드 수, 시드, 스케일링, 마스크, 위치 인코딩을 바꾸며 모든 헤드의 가중치가 바뀌는 모습을 보세요.</translation>
+    </message>
+</context>
+<context>
+    <name>window.shortcuts</name>
+    <message>
+        <source>More heads (next divisor of d_model)</source>
+        <translation>헤드 늘리기 (d_model의 다음 약수)</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>Fewer heads</source>
+        <translation>헤드 줄이기</translation>
+    </message>
+    <message>
+        <source>Larger d_model</source>
+        <translation>d_model 키우기</translation>
+    </message>
+    <message>
+        <source>Smaller d_model</source>
+        <translation>d_model 줄이기</translation>
+    </message>
+    <message>
+        <source>Seed + 1</source>
+        <translation>시드 + 1</translation>
+    </message>
+    <message>
+        <source>Seed − 1</source>
+        <translation>시드 − 1</translation>
+    </message>
+    <message>
+        <source>New random seed</source>
+        <translation>새 무작위 시드</translation>
+    </message>
+    <message>
+        <source>Toggle ÷√d_head scaling</source>
+        <translation>÷√d_head 스케일링 켜기/끄기</translation>
+    </message>
+    <message>
+        <source>Toggle causal mask</source>
+        <translation>인과 마스크 켜기/끄기</translation>
+    </message>
+    <message>
+        <source>Toggle positional encoding</source>
+        <translation>위치 인코딩 켜기/끄기</translation>
+    </message>
+    <message>
+        <source>Edit the sentence</source>
+        <translation>문장 편집</translation>
+    </message>
+    <message>
+        <source>Enlarge head %1</source>
+        <translation>헤드 %1 확대</translation>
+    </message>
+    <message>
+        <source>Back to all heads</source>
+        <translation>모든 헤드로 돌아가기</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>보기</translation>
+    </message>
+    <message>
+        <source>Cell values: auto → on → off</source>
+        <translation>칸 값: 자동 → 켜기 → 끄기</translation>
+    </message>
+    <message>
+        <source>Presentation mode</source>
+        <translation>발표 모드</translation>
+    </message>
+    <message>
+        <source>Full screen</source>
+        <translation>전체 화면</translation>
+    </message>
+    <message>
+        <source>Show / hide the controls</source>
+        <translation>설정 패널 보이기 / 숨기기</translation>
+    </message>
+    <message>
+        <source>Export figure…</source>
+        <translation>그림 내보내기…</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>Copy figure to the clipboard</source>
+        <translation>그림을 클립보드에 복사</translation>
+    </message>
+    <message>
+        <source>KV cache: step forward / back</source>
+        <translation>KV 캐시: 한 단계 앞 / 뒤</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 캐시</translation>
+    </message>
+    <message>
+        <source>KV cache: play / pause</source>
+        <translation>KV 캐시: 재생 / 일시 정지</translation>
+    </message>
+    <message>
+        <source>KV cache: first / last step</source>
+        <translation>KV 캐시: 첫 / 마지막 단계</translation>
+    </message>
+    <message>
+        <source>KV cache: 10 steps forward / back</source>
+        <translation>KV 캐시: 10단계 앞 / 뒤</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>단축키</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>도움말</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>끝내기</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 또는 </translation>
+    </message>
+    <message>
+        <source>Enlarge head 0 … 8</source>
+        <translation>헤드 0 … 8 확대</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>단축키</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>분류</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,203 @@
+"""The Korean UI: every text translated, switched live without losing anything, remembered.
+
+`untranslated` (tests/i18n_support.py) walks every widget, action, menu, tab, combo item, table
+cell, tooltip and pyqtgraph label of the real window and lists texts that still have English
+words (names from the maths, numbers, the typed tokens and a short, justified allow-list aside).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from explorer.app.settings import Settings, load_settings, save_settings
+from explorer.core import PRESETS, AttentionConfig
+from explorer.gui.plotting.i18n import current_language, install_language, system_language
+from explorer.gui.topics import TOPICS, TopicsController
+from explorer.gui.topics.cross_view import DEFAULT_ENCODER_TEXT
+from explorer.gui.window.language import set_window_language
+from i18n_support import english_words, shown_texts, untranslated
+
+WAIT_MS = 60_000
+TIMING = re.compile(r"\d ms\b")  # the info strip's compute time changes with every recompute
+TOKENS = sorted({t for p in PRESETS.values() for t in p.config.tokens}
+                | set(AttentionConfig().tokens) | set(DEFAULT_ENCODER_TEXT.split()), key=len,
+                reverse=True)  # longest first, so "the" never eats into "there"
+
+
+def settle(qtbot, window) -> None:
+    qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
+    controller = window.findChild(TopicsController)
+    for view in controller.views.values():
+        qtbot.waitUntil(lambda v=view: not v.runner.is_busy(), timeout=WAIT_MS)
+    qtbot.wait(30)
+
+
+def open_everything(window, qtbot) -> None:
+    controller = window.findChild(TopicsController)
+    for topic in TOPICS:
+        controller.show_topic(topic.key)
+        settle(qtbot, window)
+
+
+def visit_every_tab(window, qtbot):
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        settle(qtbot, window)
+        yield window.tabs.tabText(i)
+
+
+def test_allow_list_words_are_few_and_symbols_are_recognised():
+    assert english_words("d_model 8, W_O, q_t, H̄ 1.39, Q, K, V, softmax, Ctrl+Shift+E") == []
+    assert english_words("헤드 2 heads") == ["heads"]
+    assert english_words("the cat", tokens=["the", "cat"]) == []
+
+
+def test_every_visible_text_of_the_real_window_is_korean(qtbot, make_window):
+    window = make_window()
+    open_everything(window, qtbot)
+    window.tabs.setCurrentWidget(window.kv_panel)
+    settle(qtbot, window)
+    set_window_language(window, "ko")
+    found = []
+    for tab in visit_every_tab(window, qtbot):
+        found += [f"[{tab}] {line}" for line in untranslated(window, TOKENS)]
+    dialog = window.show_shortcuts()
+    found += [f"[shortcuts] {line}" for line in untranslated(dialog, TOKENS)]
+    dialog.close()
+    from explorer.gui.window.export_dialog import open_export_dialog
+    export = open_export_dialog(window)
+    found += [f"[export] {line}" for line in untranslated(export, TOKENS)]
+    export.close()
+    assert not found, "English left in the Korean UI:\n" + "\n".join(sorted(set(found)))
+
+
+def every_tab_text(window, qtbot) -> list[str]:
+    return sorted({t for _ in visit_every_tab(window, qtbot) for _, t in shown_texts(window)
+                   if not TIMING.search(t)})
+
+
+def test_a_window_built_in_korean_says_the_same_as_one_switched_to_korean(qtbot, make_window):
+    switched = make_window()
+    open_everything(switched, qtbot)
+    set_window_language(switched, "ko")
+    install_language("ko")
+    built = make_window()
+    open_everything(built, qtbot)
+    found = [f"[{tab}] {line}" for tab in visit_every_tab(built, qtbot)
+             for line in untranslated(built, TOKENS)]
+    assert not found, "English left in a window built in Korean:\n" + "\n".join(sorted(set(found)))
+    built_texts, switched_texts = every_tab_text(built, qtbot), every_tab_text(switched, qtbot)
+    assert [t for t in built_texts if t not in switched_texts] == []
+    assert built.file_menu.title() == "파일(&F)" and built.tabs.tabText(0) == "어텐션 헤드"
+
+
+def test_ko_en_ko_restores_every_text_and_keeps_the_state(qtbot, make_window):
+    window = make_window()
+    open_everything(window, qtbot)
+    window.tabs.setCurrentIndex(0)
+    window.controls.seed.step(+1)
+    settle(qtbot, window)
+    window.set_focus_head(1)
+    window.state.view.colormap = "magma"
+    settle(qtbot, window)
+    config, tab_count = window.state.config, window.tabs.count()
+
+    def snapshot():
+        settle(qtbot, window)
+        return [(where, text) for _ in visit_every_tab(window, qtbot)
+                for where, text in shown_texts(window) if not TIMING.search(text)]
+    english = snapshot()
+    set_window_language(window, "ko")
+    korean = snapshot()
+    set_window_language(window, "en")
+    assert snapshot() == english
+    set_window_language(window, "ko")
+    assert snapshot() == korean
+    assert korean != english
+    assert window.state.config == config and window.tabs.count() == tab_count
+    assert window.focus_head() == 1 and window.state.view.colormap == "magma"
+    assert window.language_actions["ko"].isChecked() and not window.language_actions["en"].isChecked()
+    assert window.settings_snapshot().language == "ko"
+
+
+def test_language_menu_switches_and_names_each_language_in_itself(qtbot, make_window):
+    window = make_window()
+    assert window.language_menu.title() == "Language / 언어"
+    assert [a.text() for a in window.language_menu.actions()] == ["English", "한국어"]
+    window.language_actions["ko"].trigger()
+    assert current_language() == "ko"
+    assert window.view_menu.title() == "보기(&V)"
+    assert window.language_menu.title() == "Language / 언어"  # findable in either language
+    window.language_actions["en"].trigger()
+    assert window.view_menu.title() == "&View"
+
+
+def test_topic_explanation_is_shown_in_the_ui_language(qtbot, make_window):
+    window = make_window()
+    view = window.findChild(TopicsController).show_topic("masks")
+    settle(qtbot, window)
+    box = view.explanation
+    assert not box.en.isHidden() and box.ko.isHidden()
+    set_window_language(window, "ko")
+    assert box.ko.isHidden() is False and box.en.isHidden()
+    assert box.toggle.text().startswith("패딩 마스크")
+
+
+def test_exported_figure_labels_follow_the_ui_language(qtbot, make_window):
+    from explorer.gui.window.figures import ExportOptions, export_items
+    from explorer.export.naming import FigureSpec
+    window = make_window()
+    set_window_language(window, "ko")
+    options = ExportOptions(fmt="svg", title=True)
+    _, data = export_items(window.state.config, [FigureSpec("head", 0)], options)[0]
+    svg = data.decode("utf-8")
+    assert "쿼리" in svg and "시드" in svg and "query" not in svg
+
+
+def test_language_survives_a_restart_through_the_settings(tmp_path):
+    path = tmp_path / "settings.json"
+    save_settings(Settings(language="ko"), path)
+    settings, note = load_settings(path)
+    assert settings.language == "ko" and note is None
+    save_settings(Settings(), path)
+    assert load_settings(path)[0].language == ""  # not chosen: the system locale decides
+
+
+def test_a_bad_saved_language_is_ignored_with_a_note(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text('{"language": "klingon"}', encoding="utf-8")
+    settings, note = load_settings(path)
+    assert settings.language == "" and "language" in note
+
+
+def test_run_app_starts_in_the_saved_language_and_keeps_it(tmp_path):
+    from test_app_exit import run_app
+    save_settings(Settings(language="ko"), tmp_path / "settings.json")
+    proc = run_app(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert load_settings(tmp_path / "settings.json")[0].language == "ko"
+
+
+@pytest.mark.parametrize("locale, expected", [("ko_KR", "ko"), ("en_US", "en"), ("de_DE", "en"),
+                                              ("C", "en")])
+def test_default_language_follows_the_system_locale(monkeypatch, locale, expected):
+    from PySide6.QtCore import QLocale
+    monkeypatch.setattr(QLocale, "system", staticmethod(lambda: QLocale(locale)))
+    assert system_language() == expected
+
+
+def test_qt_own_texts_follow_too(qtbot, korean_ui):
+    assert QApplication.translate("QPlatformTheme", "Cancel") == "취소"
+
+
+def test_topic_notes_and_titles_follow_the_language(korean_ui):
+    from explorer.gui.topics.texts import TEXTS, note
+    assert note("all_pruned").startswith("모든 헤드를 껐습니다")
+    assert note("empty_row", row=0, token="<pad>").startswith("0번 행(<pad>)")
+    assert TEXTS["masks"].menu_title == "패딩 마스크와 마스크 결합"
+    install_language("en")
+    assert note("all_pruned").startswith("All heads are pruned")
