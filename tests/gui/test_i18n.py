@@ -17,7 +17,7 @@ from explorer.app.settings import Settings, load_settings, save_settings
 from explorer.core import PRESETS, AttentionConfig
 from explorer.gui.plotting.i18n import current_language, install_language, system_language
 from explorer.gui.topics import TOPICS, TopicsController
-from explorer.gui.topics.cross_view import DEFAULT_ENCODER_TEXT
+from explorer.app.topic_settings import DEFAULT_ENCODER_TEXT
 from explorer.gui.window.language import set_window_language
 from i18n_support import english_words, shown_texts, untranslated
 
