@@ -32,6 +32,7 @@ from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
 from .bindings import bind_kv_panel, bind_pe_panel
 from .export_dialog import install_export_actions
+from .learned_wiring import install_learned
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
 from ...app.state import SHOW_VALUES_MODES, AppState
 
@@ -52,6 +53,7 @@ class MainWindow(QMainWindow):
         self._painted = False
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None
+        self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
         self.setWindowTitle("Attention Explorer")
         self.heads_grid = HeadsGrid()
         self.heads_grid.set_colormap(state.view.colormap)
@@ -125,8 +127,8 @@ class MainWindow(QMainWindow):
         return self.state.view.focus_head
 
     def set_focus_head(self, head: int | None) -> None:
-        result = self.state.result
-        if head is not None and (result is None or head >= result.config.n_heads):
+        shown = self.heads_grid.shown_result()  # the random model's result or a pretrained layer
+        if head is not None and (shown is None or head >= shown.weights.shape[0]):
             return
         self.state.view.focus_head = head
         self.heads_grid.set_focus_head(head)
@@ -220,6 +222,7 @@ class MainWindow(QMainWindow):
     def _install_plugins(self) -> None:
         install_export_actions(self)
         install_topics_menu(self)
+        install_learned(self)
         if self.topics_menu.isEmpty():
             self.topics_menu.addAction("(no topics installed)").setEnabled(False)
 
@@ -240,7 +243,8 @@ class MainWindow(QMainWindow):
     def _on_result(self, result: AttentionResult) -> None:
         if self.focus_head() is not None and self.focus_head() >= result.config.n_heads:
             self.state.view.focus_head = None
-        self.heads_grid.set_result(result)
+        if self.learned is None or self.learned.is_random:
+            self.heads_grid.set_result(result)
         self.info_strip.set_result(result)
         if self.pe_panel is not None:
             self.pe_panel.set_result(result)
@@ -323,6 +327,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
+        if self.learned is not None:
+            self.learned.shutdown(0)
         super().closeEvent(event)
 
     def show_shortcuts(self) -> ShortcutsDialog:

@@ -1,0 +1,178 @@
+"""The model source the window shows: "random" (the course's sliders, AppState) or a pretrained model.
+
+``LearnedState`` holds the choice and what a pretrained model reads (text, sequence, seed, device)
+and which layer is shown. Every change that needs the model runs `learned.analyse` as a job on its
+own `Runner` channel ("learned-models": loading takes seconds and must never hold up the random
+model's compute); the latest request wins (a second model chosen during a load wins: the first
+load finishes, its result is dropped), and the layer slider only slices the last analysis (no
+recompute). Errors (text too long, a model not installed) emit ``error`` and keep the last good
+analysis and the user's text.
+
+Events (main thread): source_changed(str), text_changed, sequence_changed, seed_changed,
+device_changed, layer_changed(int), busy_changed(str: "" when idle), analysis_changed(Analysis),
+picture_changed(LayerPicture), error(str).
+"""
+
+from __future__ import annotations
+
+from ..core.config import ConfigError
+from ..core.learned import MODELS, get_spec, is_installed
+from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture
+from .observable import Event, Observable
+from .runner import Runner
+from .state import Field
+
+RANDOM = "random"
+DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
+
+
+def _sequence(value: str) -> str:
+    if value not in SEQUENCES:
+        raise ValueError(f"sequence must be one of {SEQUENCES}, not {value!r}")
+    return value
+
+
+class LearnedState(Observable):
+    """The chosen source and the latest analysis of a pretrained model (see module docstring)."""
+
+    source = Field(RANDOM)
+    text = Field(DEFAULT_TEXT, str)
+    sequence = Field("text", _sequence)
+    seed = Field(0, int)
+    device = Field("cpu", str)
+    layer = Field(0, int)
+
+    def __init__(self, runner: Runner | None = None, job=analyse):
+        super().__init__()
+        for name in ("source_changed", "text_changed", "sequence_changed", "seed_changed",
+                     "device_changed", "layer_changed", "busy_changed", "analysis_changed",
+                     "picture_changed", "error"):
+            setattr(self, name, Event())
+        self._job = job
+        self._own_runner = runner is None
+        self._runner = runner if runner is not None else _learned_runner()
+        self._channel = self._runner.channel(self._deliver)
+        self._analysis: Analysis | None = None
+        self._loaded: set[tuple[str, str]] = set()
+        self.busy = ""
+
+    # ----- reading -------------------------------------------------------------------------
+    @property
+    def is_random(self) -> bool:
+        return self.source == RANDOM
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """The latest analysis of the chosen model (None for random, or before the first)."""
+        if self._analysis is None or self._analysis.spec.name != self.source:
+            return None
+        return self._analysis
+
+    def picture(self) -> LayerPicture | None:
+        analysis = self.analysis
+        return None if analysis is None else layer_picture(analysis, self.layer)
+
+    def is_idle(self) -> bool:
+        return self._channel.is_idle()
+
+    # ----- changes (main thread) -----------------------------------------------------------
+    def set_source(self, name: str) -> bool:
+        """RANDOM or a model name; a model not installed is refused with its install command."""
+        if name != RANDOM:
+            try:
+                spec = get_spec(name)
+            except ConfigError as exc:
+                self.error.emit(str(exc))
+                return False
+            if not is_installed(spec):
+                self.error.emit(f"{name} is not installed: {spec.install_command}")
+                return False
+        if name == self.source:
+            return True
+        self.source = name
+        if name == RANDOM:
+            self._channel.cancel()
+            self._set_busy("")
+        else:
+            self._submit()
+        return True
+
+    def set_text(self, text: str) -> None:
+        if text != self.text:
+            self.text = text
+            self._submit()
+
+    def set_sequence(self, sequence: str) -> None:
+        if sequence != self.sequence:
+            self.sequence = sequence
+            self._submit()
+
+    def set_seed(self, seed: int) -> None:
+        if seed != self.seed:
+            self.seed = seed
+            if self.sequence == "random":
+                self._submit()
+
+    def set_device(self, device: str) -> None:
+        device = "cuda" if device.startswith("cuda") else "cpu"
+        if device != self.device:
+            self.device = device
+            self._submit()
+
+    def set_layer(self, layer: int) -> None:
+        spec = MODELS.get(self.source)
+        if spec is not None:
+            layer = max(0, min(layer, spec.layers - 1))
+        if layer != self.layer:
+            self.layer = layer
+            picture = self.picture()
+            if picture is not None:
+                self.picture_changed.emit(picture)
+
+    def recompute(self) -> None:
+        self._submit()
+
+    def shutdown(self, timeout: float = 0.0) -> bool:
+        self._channel.cancel()
+        return self._runner.close(timeout) if self._own_runner else True
+
+    # ----- the job -------------------------------------------------------------------------
+    def _submit(self) -> None:
+        if self.is_random:
+            return
+        key = (self.source, self.device)
+        self._set_busy(f"{'running' if key in self._loaded else 'loading'} {self.source}…")
+        self._channel.submit(self._job, self.source, self.device, self.text, self.sequence,
+                             self.seed, cancellable=True)
+
+    def _deliver(self, _generation: int, analysis: Analysis | None, error: str | None) -> None:
+        if not self._channel.is_busy():
+            self._set_busy("")
+        if error is not None:
+            self.error.emit(error)
+            return
+        if analysis is None or analysis.spec.name != self.source:
+            return
+        self._loaded.add((analysis.spec.name, self.device))
+        self._analysis = analysis
+        self.layer = min(self.layer, analysis.spec.layers - 1)
+        self.analysis_changed.emit(analysis)
+        self.picture_changed.emit(layer_picture(analysis, self.layer))
+
+    def _set_busy(self, text: str) -> None:
+        if text != self.busy:
+            self.busy = text
+            self.busy_changed.emit(text)
+
+
+def _learned_runner() -> Runner:
+    """A runner of its own, its BLAS/torch threads capped like the main compute's."""
+    from .compute import ComputeWorker, limit_torch_threads
+    capped = []
+
+    def around(threads):
+        if threads is not None and not capped:
+            if limit_torch_threads(threads):
+                capped.append(True)
+
+    return Runner("learned-models", setup=ComputeWorker._cap_blas, around_job=around)
