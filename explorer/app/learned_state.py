@@ -19,7 +19,7 @@ from ..core.config import ConfigError
 from ..core.learned import MODELS, get_spec, is_installed
 from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture
 from .observable import Event, Observable
-from .runner import Runner
+from .runner import Runner, describe_error
 from .state import Field
 
 RANDOM = "random"
@@ -51,7 +51,7 @@ class LearnedState(Observable):
         self._job = job
         self._own_runner = runner is None
         self._runner = runner if runner is not None else _learned_runner()
-        self._channel = self._runner.channel(self._deliver)
+        self._channel = self._runner.channel(self._deliver, describe=_describe)
         self._analysis: Analysis | None = None
         self._loaded: set[tuple[str, str]] = set()
         self.busy = ""
@@ -163,6 +163,11 @@ class LearnedState(Observable):
         if text != self.busy:
             self.busy = text
             self.busy_changed.emit(text)
+
+
+def _describe(exc: BaseException) -> str:
+    """A ConfigError (text too long, not installed, …) as its own message; others typed."""
+    return str(exc) if isinstance(exc, ConfigError) else describe_error(exc)
 
 
 def _learned_runner() -> Runner:
