@@ -162,3 +162,16 @@ def test_presentation_mode_with_a_pretrained_model(make_window, qtbot, minilm, p
     qtbot.wait(10)
     assert window.model_overview.canvas.layout_ is not None
     assert len(window.heads_grid.visible_heads()) == 12
+
+
+def test_the_info_strip_names_the_layer_and_steps_through_layers(make_window, qtbot, smollm2):
+    window = make_window()
+    choose(qtbot, window, "smollm2-135m")
+    strip = window.learned_strip
+    assert strip.isVisible() and not window.info_strip.isVisible()
+    text = strip.label.text()
+    assert text.startswith("smollm2-135m · layer 0 of 0–29 · ") and " · next: " in text and "loss" in text
+    assert not strip.previous.isEnabled()
+    qtbot.mouseClick(strip.next, Qt.MouseButton.LeftButton)
+    assert window.learned.layer == 1 and "layer 1 of" in strip.label.text()
+    assert window.model_source.layer_slider.value() == 1
