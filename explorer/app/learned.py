@@ -134,3 +134,31 @@ def analyse(name: str, device: str, text: str, sequence: str = "text", seed: int
     return Analysis(get_spec(name), str(model.device), sequence, text, tokens.ids, tokens.labels,
                     result.attentions, tuple(roles), repeat, result.next_top, result.loss,
                     loaded - start, time.perf_counter() - loaded)
+
+
+def prune(name: str, device: str, text: str, sequence: str, seed: int, heads: frozenset,
+          should_stop=None) -> dict | None:
+    """What switching `heads` ((layer, head) pairs) off does to the model's output (core's
+    prune_effect: decoder loss and next-token top 5, encoder sentence-vector cosine)."""
+    from ..core.learned.pruning import mask_without, prune_effect
+    model = load_model(name, device)
+    if should_stop is not None and should_stop():
+        return None
+    tokens = sequence_tokens(model, text, sequence, seed)
+    effect = prune_effect(model, tokens, mask_without(model, sorted(heads)))
+    return {**effect, "model": name, "heads": tuple(sorted(heads))}
+
+
+def effect_text(effect: dict) -> str:
+    """One line: '2 heads off (L17H4, L18H6): loss 2.41 → 3.10 nats (+0.69); next: …'."""
+    heads = ", ".join(f"L{layer}H{head}" for layer, head in effect["heads"][:6])
+    more = f" +{len(effect['heads']) - 6} more" if len(effect["heads"]) > 6 else ""
+    text = f"{effect['heads_off']} head{'s' if effect['heads_off'] != 1 else ''} off ({heads}{more}): "
+    if "loss" in effect and effect["loss"] is not None:
+        change = effect["loss_pruned"] - effect["loss"]
+        (a, pa, _), (b, pb, _) = effect["next_top"][0], effect["next_top_pruned"][0]
+        return (text + f"loss {effect['loss']:.2f} → {effect['loss_pruned']:.2f} nats ({change:+.2f}); "
+                f"next token {a} {pa:.2f} → {b} {pb:.2f}")
+    if "sentence_cosine" in effect:
+        return text + f"sentence vector's cosine to the unpruned one {effect['sentence_cosine']:.4f}"
+    return text

@@ -10,14 +10,15 @@ analysis and the user's text.
 
 Events (main thread): source_changed(str), text_changed, sequence_changed, seed_changed,
 device_changed, layer_changed(int), busy_changed(str: "" when idle), analysis_changed(Analysis),
-picture_changed(LayerPicture), error(str).
+picture_changed(LayerPicture), pruned_changed(frozenset of (layer, head)), effect_changed(dict or
+None: what switching those heads off does, measured on a second channel), error(str).
 """
 
 from __future__ import annotations
 
 from ..core.config import ConfigError
 from ..core.learned import MODELS, get_spec, is_installed
-from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture
+from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture, prune
 from .observable import Event, Observable
 from .runner import Runner, describe_error
 from .state import Field
@@ -41,17 +42,21 @@ class LearnedState(Observable):
     seed = Field(0, int)
     device = Field("cpu", str)
     layer = Field(0, int)
+    pruned = Field(frozenset(), frozenset)   # (layer, head) pairs switched off
 
-    def __init__(self, runner: Runner | None = None, job=analyse):
+    def __init__(self, runner: Runner | None = None, job=analyse, prune_job=prune):
         super().__init__()
         for name in ("source_changed", "text_changed", "sequence_changed", "seed_changed",
                      "device_changed", "layer_changed", "busy_changed", "analysis_changed",
-                     "picture_changed", "error"):
+                     "picture_changed", "pruned_changed", "effect_changed", "error"):
             setattr(self, name, Event())
         self._job = job
         self._own_runner = runner is None
         self._runner = runner if runner is not None else _learned_runner()
         self._channel = self._runner.channel(self._deliver, describe=_describe)
+        self._prune_job = prune_job
+        self._effects = self._runner.channel(self._deliver_effect, describe=_describe)
+        self.effect: dict | None = None  # the pruning effect for the current `pruned`
         self._analysis: Analysis | None = None
         self._loaded: set[tuple[str, str]] = set()
         self.busy = ""
@@ -73,7 +78,7 @@ class LearnedState(Observable):
         return None if analysis is None else layer_picture(analysis, self.layer)
 
     def is_idle(self) -> bool:
-        return self._channel.is_idle()
+        return self._channel.is_idle() and self._effects.is_idle()
 
     # ----- changes (main thread) -----------------------------------------------------------
     def set_source(self, name: str) -> bool:
@@ -90,6 +95,7 @@ class LearnedState(Observable):
         if name == self.source:
             return True
         self.source = name
+        self.set_pruned(frozenset())
         if name == RANDOM:
             self._channel.cancel()
             self._set_busy("")
@@ -129,11 +135,23 @@ class LearnedState(Observable):
             if picture is not None:
                 self.picture_changed.emit(picture)
 
+    def set_pruned(self, heads) -> None:
+        """Switch these (layer, head) pairs off (the rest on) and measure the effect."""
+        heads = frozenset(heads)
+        if heads == self.pruned:
+            return
+        self.pruned = heads
+        self._submit_effect()
+
+    def toggle_head(self, layer: int, head: int) -> None:
+        self.set_pruned(self.pruned ^ {(layer, head)})
+
     def recompute(self) -> None:
         self._submit()
 
     def shutdown(self, timeout: float = 0.0) -> bool:
         self._channel.cancel()
+        self._effects.cancel()
         return self._runner.close(timeout) if self._own_runner else True
 
     # ----- the job -------------------------------------------------------------------------
@@ -144,6 +162,26 @@ class LearnedState(Observable):
         self._set_busy(f"{'running' if key in self._loaded else 'loading'} {self.source}…")
         self._channel.submit(self._job, self.source, self.device, self.text, self.sequence,
                              self.seed, cancellable=True)
+        self._submit_effect()
+
+    def _submit_effect(self) -> None:
+        if self.is_random or not self.pruned:
+            self._effects.cancel()
+            self._set_effect(None)
+            return
+        self._effects.submit(self._prune_job, self.source, self.device, self.text, self.sequence,
+                             self.seed, self.pruned, cancellable=True)
+
+    def _deliver_effect(self, _generation: int, effect: dict | None, error: str | None) -> None:
+        if error is not None:
+            self.error.emit(error)
+        elif effect is not None and effect["model"] == self.source:
+            self._set_effect(effect)
+
+    def _set_effect(self, effect: dict | None) -> None:
+        if effect is not self.effect:
+            self.effect = effect
+            self.effect_changed.emit(effect)
 
     def _deliver(self, _generation: int, analysis: Analysis | None, error: str | None) -> None:
         if not self._channel.is_busy():

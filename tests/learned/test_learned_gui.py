@@ -175,3 +175,20 @@ def test_the_info_strip_names_the_layer_and_steps_through_layers(make_window, qt
     qtbot.mouseClick(strip.next, Qt.MouseButton.LeftButton)
     assert window.learned.layer == 1 and "layer 1 of" in strip.label.text()
     assert window.model_source.layer_slider.value() == 1
+
+
+def test_a_right_click_switches_a_head_off_and_says_what_changed(make_window, qtbot, minilm):
+    window = make_window()
+    choose(qtbot, window, "minilm-l6")
+    overview = window.model_overview
+    window.tabs.setCurrentWidget(overview)
+    canvas = overview.canvas
+    qtbot.waitUntil(lambda: canvas.layout_ is not None)
+    x, y = canvas.layout_.origin(0, 2)
+    qtbot.mouseClick(canvas, Qt.MouseButton.RightButton, pos=QPoint(x + 2, y + 2))
+    assert window.learned.pruned == {(0, 2)} and canvas.pruned == {(0, 2)}
+    settle_learned(qtbot, window)
+    assert overview.effect.text().startswith("1 head off (L0H2): sentence vector's cosine")
+    assert window.learned.layer == 0 and window.focus_head() is None  # a right-click opens nothing
+    qtbot.mouseClick(overview.all_on, Qt.MouseButton.LeftButton)
+    assert window.learned.pruned == frozenset() and not overview.all_on.isEnabled()

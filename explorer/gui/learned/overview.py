@@ -4,7 +4,8 @@ The tiles are one image (thumbnails.compose) painted by `OverviewCanvas`, with e
 its role's colour and labelled "ind .87" when there is room (the tooltip always says it all).
 Clicking a tile emits ``tile_clicked(layer, head)`` (the window opens it in the heads view). The
 buttons choose what the model reads: the sentence, the sentence repeated, or random tokens
-repeated, where induction heads light up (red frames).
+repeated, where induction heads light up (red frames). A right-click switches a head off (crossed
+out) or on again; the line under the tiles says what that does to the model's output.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import (QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
                                QToolTip, QVBoxLayout, QWidget)
 
-from ...app.learned import Analysis
+from ...app.learned import Analysis, effect_text
 from ...app.learned_state import LearnedState
 from ..plotting.colormaps import DEFAULT_COLORMAP, get_colormap
 from ..plotting.fonts import ui_font
@@ -43,6 +44,7 @@ class OverviewCanvas(QWidget):
     """Paints the tiles image, role frames and labels; hover tooltips, click -> tile_clicked."""
 
     tile_clicked = Signal(int, int)
+    tile_toggled = Signal(int, int)   # right-click: switch the head off / on
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -55,6 +57,7 @@ class OverviewCanvas(QWidget):
         self._pixels = None  # the numpy buffer the QImage reads
         self.layout_: TileLayout | None = None
         self.selected: tuple[int, int] | None = None
+        self.pruned: frozenset = frozenset()
         self._pt = 8.0
 
     def set_analysis(self, analysis: Analysis | None) -> None:
@@ -71,6 +74,10 @@ class OverviewCanvas(QWidget):
 
     def set_selected(self, tile: tuple[int, int] | None) -> None:
         self.selected = tile
+        self.update()
+
+    def set_pruned(self, heads: frozenset) -> None:
+        self.pruned = frozenset(heads)
         self.update()
 
     def image_array(self):
@@ -134,6 +141,10 @@ class OverviewCanvas(QWidget):
         if colour is not None:
             painter.setPen(QPen(QColor(colour), 2))
             painter.drawRect(x - 1, y - 1, lay.tile + 1, lay.tile + 1)
+        if (layer, head) in self.pruned:
+            painter.setPen(QPen(QColor("#d62728"), 2))
+            painter.drawLine(x, y, x + lay.tile, y + lay.tile)
+            painter.drawLine(x, y + lay.tile, x + lay.tile, y)
         if self.selected == (layer, head):
             painter.setPen(QPen(QColor("black"), 3))
             painter.drawRect(x - 3, y - 3, lay.tile + 5, lay.tile + 5)
@@ -156,7 +167,8 @@ class OverviewCanvas(QWidget):
             return ""
         r = self._analysis.role(*tile)
         others = ", ".join(f"{k} {v:.2f}" for k, v in r.scores.items())
-        return f"layer {r.layer} head {r.head}: {r.role} {r.score:.2f}\n{others}\nclick to open it"
+        state = "off (right-click: on again)" if tile in self.pruned else "right-click: switch it off"
+        return f"layer {r.layer} head {r.head}: {r.role} {r.score:.2f}\n{others}\nclick to open it; {state}"
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         pos = event.position()
@@ -167,10 +179,13 @@ class OverviewCanvas(QWidget):
             QToolTip.hideText()
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        tile = self.tile_at(event.position().x(), event.position().y())
+        if tile is None:
+            return
         if event.button() == Qt.MouseButton.LeftButton:
-            tile = self.tile_at(event.position().x(), event.position().y())
-            if tile is not None:
-                self.tile_clicked.emit(*tile)
+            self.tile_clicked.emit(*tile)
+        elif event.button() == Qt.MouseButton.RightButton:
+            self.tile_toggled.emit(*tile)
 
 
 class ModelOverview(QWidget):
@@ -191,24 +206,35 @@ class ModelOverview(QWidget):
             button.clicked.connect(lambda _=False, key=key: state.set_sequence(key))
             self.buttons[key] = button
             bar.addWidget(button)
+        self.all_on = QPushButton("all heads on")
+        self.all_on.setToolTip("switch every head on again (right-click a tile to switch it off)")
+        self.all_on.clicked.connect(lambda: state.set_pruned(frozenset()))
         self.reseed = QPushButton("new random tokens")
         self.reseed.clicked.connect(lambda: (state.set_sequence("random"), state.set_seed(state.seed + 1)))
         bar.addWidget(self.reseed)
         bar.addStretch(1)
+        bar.addWidget(self.all_on)
         self.legend = QLabel(legend_html())
         self.legend.setWordWrap(True)
         self.summary = QLabel(" ")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.effect = QLabel("Right-click a tile to switch that head off and see what it changes.")
+        self.effect.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.legend)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.summary)
+        layout.addWidget(self.effect)
+        self.canvas.tile_toggled.connect(state.toggle_head)
+        state.pruned_changed.connect(self._on_pruned)
+        state.effect_changed.connect(self._on_effect)
         state.sequence_changed.connect(self._on_sequence)
         state.analysis_changed.connect(self.set_analysis)
         state.source_changed.connect(lambda _s: self.set_analysis(state.analysis))
         self._on_sequence(state.sequence)
+        self._on_pruned(state.pruned)
         self.set_analysis(state.analysis)
 
     def set_analysis(self, analysis: Analysis | None) -> None:
@@ -223,6 +249,18 @@ class ModelOverview(QWidget):
 
     def set_presentation(self, on: bool) -> None:
         self.canvas.set_presentation(on)
+
+    def _on_pruned(self, heads: frozenset) -> None:
+        self.canvas.set_pruned(heads)
+        self.all_on.setEnabled(bool(heads))
+        if heads:
+            self.effect.setText(f"{len(heads)} head{'s' if len(heads) != 1 else ''} off: measuring…")
+        else:
+            self.effect.setText("Right-click a tile to switch that head off and see what it changes.")
+
+    def _on_effect(self, effect: dict | None) -> None:
+        if effect is not None:
+            self.effect.setText(effect_text(effect))
 
     def _on_sequence(self, sequence: str) -> None:
         self.buttons[sequence].setChecked(True)
