@@ -11,7 +11,8 @@ analysis and the user's text.
 Events (main thread): source_changed(str), text_changed, sequence_changed, seed_changed,
 device_changed, layer_changed(int), busy_changed(str: "" when idle), analysis_changed(Analysis),
 picture_changed(LayerPicture), pruned_changed(frozenset of (layer, head)), effect_changed(dict or
-None: what switching those heads off does, measured on a second channel), error(str).
+None: what switching those heads off does, measured on a second channel),
+generation_changed(GenerationRun, after `generate(k)`, a third channel), error(str).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ class LearnedState(Observable):
         super().__init__()
         for name in ("source_changed", "text_changed", "sequence_changed", "seed_changed",
                      "device_changed", "layer_changed", "busy_changed", "analysis_changed",
-                     "picture_changed", "pruned_changed", "effect_changed", "error"):
+                     "picture_changed", "pruned_changed", "effect_changed", "generation_changed",
+                     "error"):
             setattr(self, name, Event())
         self._job = job
         self._own_runner = runner is None
@@ -57,6 +59,8 @@ class LearnedState(Observable):
         self._prune_job = prune_job
         self._effects = self._runner.channel(self._deliver_effect, describe=_describe)
         self.effect: dict | None = None  # the pruning effect for the current `pruned`
+        self._generations = self._runner.channel(self._deliver_generation, describe=_describe)
+        self.generation = None           # the latest GenerationRun of the chosen decoder
         self._analysis: Analysis | None = None
         self._loaded: set[tuple[str, str]] = set()
         self.busy = ""
@@ -78,7 +82,7 @@ class LearnedState(Observable):
         return None if analysis is None else layer_picture(analysis, self.layer)
 
     def is_idle(self) -> bool:
-        return self._channel.is_idle() and self._effects.is_idle()
+        return self._channel.is_idle() and self._effects.is_idle() and self._generations.is_idle()
 
     # ----- changes (main thread) -----------------------------------------------------------
     def set_source(self, name: str) -> bool:
@@ -96,6 +100,10 @@ class LearnedState(Observable):
             return True
         self.source = name
         self.set_pruned(frozenset())
+        if self.generation is not None or self._generations.is_busy():
+            self._generations.cancel()
+            self.generation = None
+            self.generation_changed.emit(None)
         if name == RANDOM:
             self._channel.cancel()
             self._set_busy("")
@@ -146,12 +154,25 @@ class LearnedState(Observable):
     def toggle_head(self, layer: int, head: int) -> None:
         self.set_pruned(self.pruned ^ {(layer, head)})
 
+    def generate(self, k: int, job=None) -> bool:
+        """Step the chosen decoder through the text and `k` tokens of its own (off the GUI thread)."""
+        spec = MODELS.get(self.source)
+        if spec is None or spec.kind != "decoder":
+            self.error.emit("generation needs a decoder: choose smollm2-135m as the model source")
+            return False
+        from .learned_generation import generate
+        self._set_busy(f"generating with {self.source}…")
+        self._generations.submit(job or generate, self.source, self.device, self.text, k,
+                                 cancellable=True)
+        return True
+
     def recompute(self) -> None:
         self._submit()
 
     def shutdown(self, timeout: float = 0.0) -> bool:
         self._channel.cancel()
         self._effects.cancel()
+        self._generations.cancel()
         return self._runner.close(timeout) if self._own_runner else True
 
     # ----- the job -------------------------------------------------------------------------
@@ -178,13 +199,22 @@ class LearnedState(Observable):
         elif effect is not None and effect["model"] == self.source:
             self._set_effect(effect)
 
+    def _deliver_generation(self, _generation: int, run, error: str | None) -> None:
+        if not (self._channel.is_busy() or self._generations.is_busy()):
+            self._set_busy("")
+        if error is not None:
+            self.error.emit(error)
+        elif run is not None and run.model == self.source:
+            self.generation = run
+            self.generation_changed.emit(run)
+
     def _set_effect(self, effect: dict | None) -> None:
         if effect is not self.effect:
             self.effect = effect
             self.effect_changed.emit(effect)
 
     def _deliver(self, _generation: int, analysis: Analysis | None, error: str | None) -> None:
-        if not self._channel.is_busy():
+        if not (self._channel.is_busy() or self._generations.is_busy()):
             self._set_busy("")
         if error is not None:
             self.error.emit(error)

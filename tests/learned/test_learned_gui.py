@@ -192,3 +192,36 @@ def test_a_right_click_switches_a_head_off_and_says_what_changed(make_window, qt
     assert window.learned.layer == 0 and window.focus_head() is None  # a right-click opens nothing
     qtbot.mouseClick(overview.all_on, Qt.MouseButton.LeftButton)
     assert window.learned.pruned == frozenset() and not overview.all_on.isEnabled()
+
+
+def test_generate_steps_smollm2_with_its_real_cache(make_window, qtbot, smollm2):
+    window = make_window()
+    choose(qtbot, window, "smollm2-135m")
+    type_text(qtbot, window, "One, two, three, four")
+    view = window.generation_view
+    window.tabs.setCurrentWidget(view)
+    view.count.setValue(3)
+    qtbot.mouseClick(view.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.learned.generation is not None, timeout=SETTLE_MS)
+    run = window.learned.generation
+    n = window.learned.analysis.n_tokens
+    assert run.prompt_tokens == n and len(run.records) == n + 3 and len(run.generated) == 3
+    assert all(r.max_diff < 1e-3 for r in run.records)  # each cached step = the full pass
+    last = run.records[-1]
+    assert view.slider.value() == len(run.records) - 1
+    assert "grouped-query attention (9 query heads share 3 K/V heads) saves 67%" in view.cache.text()
+    assert f"{last.cache_bytes:,} bytes" in view.cache.text()
+    assert "Cached step = full causal pass" in view.flops.text()
+    assert last.top5[0][0] in view.top5.text()
+    window.model_source.layer_slider.setValue(7)
+    view.kv_head.setValue(2)
+    view.slider.setValue(4)
+    np.testing.assert_array_equal(view.cache_image("K"), run.keys[7, 2, :5])
+    np.testing.assert_array_equal(view.cache_image("V"), run.values[7, 2, :5])
+
+
+def test_generate_is_disabled_for_an_encoder(make_window, qtbot, minilm):
+    window = make_window()
+    choose(qtbot, window, "minilm-l6")
+    assert not window.generation_view.button.isEnabled()
+    assert "needs a decoder" in window.generation_view.text.text()

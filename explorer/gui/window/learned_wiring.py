@@ -2,7 +2,8 @@
 
 `install_learned(window)` makes a ``LearnedState`` (window.learned), puts the source control at
 the top of the controls (window.model_source), the overview in a tab (window.model_overview) and
-an info strip under the tabs (window.learned_strip, with ◀ ▶ for the layer), and routes the pictures: while a pretrained model is chosen the heads grid draws its layer
+an info strip under the tabs (window.learned_strip, with ◀ ▶ for the layer), the decoder's
+generation with its real KV cache in a tab (window.generation_view), and routes the pictures: while a pretrained model is chosen the heads grid draws its layer
 (``LayerPicture``) and the random model's controls and info strip are hidden; back on "random
 (course)" the grid draws the random model's latest result again. A tile clicked in the overview
 opens that layer and head in the heads view. The device follows the window's device choice.
@@ -11,6 +12,7 @@ opens that layer and head in the heads view. The device follows the window's dev
 from __future__ import annotations
 
 from ...app.learned_state import LearnedState
+from ..learned.generation_view import GenerationView
 from ..learned.info import LearnedInfoStrip
 from ..learned.overview import ModelOverview
 from ..learned.source import ModelSourceControl
@@ -25,6 +27,8 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     window.model_overview = ModelOverview(learned)
     window.model_overview.set_colormap(window.state.view.colormap)
     window.add_view("Model overview", window.model_overview)
+    window.generation_view = GenerationView(learned)
+    window.add_view("Generate (decoder)", window.generation_view)
     window.learned_strip = LearnedInfoStrip(learned)  # in place of the random model's info strip
     window.centralWidget().layout().addWidget(window.learned_strip)
     window.learned_strip.set_presentation(window.state.view.presentation)
