@@ -58,6 +58,7 @@ class GenerationView(QWidget):
         self.step_label, self.top5, self.cache, self.flops = QLabel(), QLabel(), QLabel(), QLabel()
         for label in (self.cache, self.flops, self.step_label):
             label.setWordWrap(True)
+        self.which = QLabel()
         self.plots = pg.GraphicsLayoutWidget()
         self.plots.setBackground("w")
         self.images = {}
@@ -65,7 +66,7 @@ class GenerationView(QWidget):
             plot = matrix_view(self.plots.addPlot(row=0, col=col))
             plot.setLabel("left", "position")
             plot.setLabel("bottom", "d_head")
-            plot.setTitle(f"{name} cache", color="#222222")
+            plot.setTitle(f"{name} cache", color="#222222", bold=True)
             self.images[name] = (plot, matrix_image(plot, "CET-D1"))  # signed values: diverging
         self._build_layout()
         state.generation_changed.connect(self.set_run)
@@ -90,6 +91,7 @@ class GenerationView(QWidget):
         layout.addWidget(self.text)
         layout.addWidget(self.slider)
         layout.addLayout(middle)
+        layout.addWidget(self.which)
         layout.addWidget(self.plots, 1)
 
     def _sync_source(self) -> None:
@@ -104,7 +106,7 @@ class GenerationView(QWidget):
 
     def set_run(self, run) -> None:
         self._run = run
-        for widget in (self.slider, self.kv_head, self.plots):
+        for widget in (self.slider, self.kv_head, self.plots, self.which):
             widget.setVisible(run is not None)
         if run is None:
             decoder = self.button.isEnabled()
@@ -114,9 +116,10 @@ class GenerationView(QWidget):
             for label in (self.step_label, self.top5, self.cache, self.flops):
                 label.setText("")
             return
-        prompt = "".join(r.token for r in run.records[:run.prompt_tokens])
-        self.text.setText(f"{html.escape(prompt)}<b style='color:#d62728'>"
-                          f"{html.escape(''.join(run.generated))}</b>")
+        prompt = "".join(r.token for r in run.records[:run.prompt_tokens]).replace("▁", " ")
+        chosen = "".join(run.generated).replace("▁", " ")
+        self.text.setText(f"{html.escape(prompt)}<b style='color:#d62728'>{html.escape(chosen)}</b>"
+                          f"&nbsp;&nbsp;<span style='color:#555555'>(red: chosen by the model)</span>")
         self.slider.setRange(0, len(run.records) - 1)
         self.slider.setValue(len(run.records) - 1)
         self._show_step()
@@ -141,9 +144,9 @@ class GenerationView(QWidget):
             image.setRect(QRectF(-0.5, -0.5, data.shape[1], data.shape[0]))
             plot.getViewBox().setRange(xRange=(-0.5, data.shape[1] - 0.5),
                                        yRange=(-0.5, data.shape[0] - 0.5), padding=0)
-            plot.setTitle(f"{name} cache · layer {layer} · KV head {head} "
-                          f"(query heads {head * spec.heads // spec.kv_heads}–"
-                          f"{(head + 1) * spec.heads // spec.kv_heads - 1})", color="#222222")
+        self.which.setText(f"the real cache of layer {layer}, KV head {head} (shared by query heads "
+                           f"{head * spec.heads // spec.kv_heads}–{(head + 1) * spec.heads // spec.kv_heads - 1}), "
+                           f"positions 0–{record.cached - 1}")
 
     def cache_image(self, name: str) -> np.ndarray:
         """The drawn cache matrix (tests read it back)."""
@@ -151,5 +154,5 @@ class GenerationView(QWidget):
 
     def set_presentation(self, on: bool) -> None:
         font = ui_font(14 if on else 10)
-        for label in (self.text, self.step_label, self.top5, self.cache, self.flops):
+        for label in (self.text, self.step_label, self.top5, self.cache, self.flops, self.which):
             label.setFont(font)

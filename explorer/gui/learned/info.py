@@ -19,7 +19,7 @@ def analysis_text(analysis: Analysis, layer: int) -> str:
     text = (f"{spec.name} · layer {layer} of 0–{spec.layers - 1} · {analysis.n_tokens} tokens · "
             f"{analysis.run_s * 1000:.0f} ms on {analysis.device}")
     if analysis.next_top:
-        top = ", ".join(f"{label} {p:.2f}" for label, p, _id in analysis.next_top)
+        top = "  ".join(f"«{label}» {p:.2f}" for label, p, _id in analysis.next_top)
         text += f" · next: {top}"
     if analysis.loss is not None:
         text += f" · loss {analysis.loss:.2f} nats"
