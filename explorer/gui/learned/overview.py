@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QPen
-from PySide6.QtWidgets import (QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
+from PySide6.QtWidgets import (QButtonGroup, QLabel, QPushButton, QSizePolicy,
                                QToolTip, QVBoxLayout, QWidget)
 
 from ...app.learned import Analysis, effect_text
 from ...app.learned_state import LearnedState
 from ..plotting.colormaps import DEFAULT_COLORMAP, get_colormap
+from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import ui_font
 from .thumbnails import ROLE_COLOURS, ROLE_SHORT, TileLayout, compose, fit_layout, lookup_table
 
@@ -198,7 +199,8 @@ class ModelOverview(QWidget):
         self.tile_clicked = self.canvas.tile_clicked
         self.buttons: dict[str, QPushButton] = {}
         group = QButtonGroup(self)
-        bar = QHBoxLayout()
+        bar_widget = QWidget()
+        bar = FlowLayout(bar_widget)  # wraps on a narrow projector
         for key, label in SEQUENCE_BUTTONS:
             button = QPushButton(label)
             button.setCheckable(True)
@@ -212,7 +214,6 @@ class ModelOverview(QWidget):
         self.reseed = QPushButton("new random tokens")
         self.reseed.clicked.connect(lambda: (state.set_sequence("random"), state.set_seed(state.seed + 1)))
         bar.addWidget(self.reseed)
-        bar.addStretch(1)
         bar.addWidget(self.all_on)
         self.legend = QLabel(legend_html())
         self.legend.setWordWrap(True)
@@ -222,7 +223,7 @@ class ModelOverview(QWidget):
         self.effect = QLabel("Right-click a tile to switch that head off and see what it changes.")
         self.effect.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addLayout(bar)
+        layout.addWidget(bar_widget)
         layout.addWidget(self.legend)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.summary)
