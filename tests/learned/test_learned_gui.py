@@ -225,3 +225,28 @@ def test_generate_is_disabled_for_an_encoder(make_window, qtbot, minilm):
     choose(qtbot, window, "minilm-l6")
     assert not window.generation_view.button.isEnabled()
     assert "needs a decoder" in window.generation_view.text.text()
+
+
+def test_export_writes_the_pretrained_layer_shown(make_window, qtbot, minilm):
+    import csv
+    import io
+    from PySide6.QtGui import QImage
+    from explorer.export.naming import FigureSpec
+    from explorer.gui.window.figures import ExportOptions
+    from explorer.gui.window.from_window import available_specs, export_from_window
+    window = make_window()
+    choose(qtbot, window, "minilm-l6")
+    window.model_source.layer_slider.setValue(2)
+    a = window.learned.analysis
+    labels = [label for label, _spec in available_specs(window)]
+    assert labels[:2] == ["Whole window", "Heads grid"] and len(labels) == 2 + 12
+    name, data = export_from_window(window, FigureSpec("head", 5), ExportOptions(fmt="csv"))
+    assert name == "head5_minilm-l6_layer2.csv"
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+    assert len(rows) == a.n_tokens ** 2
+    assert rows[1]["key_token"] == a.labels[1]
+    assert float(rows[1]["weight"]) == float(a.attentions[2, 5, 0, 1])
+    name, data = export_from_window(window, FigureSpec("heads"), ExportOptions(fmt="png", title=True))
+    assert name == "heads_minilm-l6_layer2.png"
+    image = QImage.fromData(data)
+    assert image.width() > 400 and image.height() > 300

@@ -13,6 +13,7 @@ import time
 from PySide6.QtWidgets import QWidget
 
 from .figures import ExportOptions, ViewOptions, discard, export_items
+from .learned_export import pretrained_heads_export, shows_pretrained
 from ...export.files import ExportError
 from ...export.naming import FigureSpec, default_name, settings_title
 from ...export.render import png_bytes, render_image, render_svg
@@ -26,6 +27,9 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
     if result is None:
         return [("Whole window", WINDOW)]
     specs = [("Whole window", WINDOW), ("Heads grid", FigureSpec("heads"))]
+    if shows_pretrained(window):  # a pretrained layer: its heads, no PE or KV figure
+        return specs + [(f"Head {h}", FigureSpec("head", h))
+                        for h in range(window.heads_grid.shown_result().n_heads)]
     specs += [(f"Head {h}", FigureSpec("head", h)) for h in range(result.config.n_heads)]
     specs.append(("Positional-encoding panel", FigureSpec("pe")))
     if _kv_trace(window) is not None:
@@ -73,6 +77,8 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     """(default file name, content) of one figure of the window."""
     state = window.state
     config = state.result.config if state.result is not None else state.config
+    if spec.kind in ("heads", "head") and shows_pretrained(window):
+        return pretrained_heads_export(window, spec, options)
     if spec.kind == "window":
         return default_name(spec, config, options.fmt), window_bytes(window, options)
     if state.result is None:
