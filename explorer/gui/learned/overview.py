@@ -27,8 +27,8 @@ SEQUENCE_BUTTONS = (("text", "the sentence"), ("repeat", "repeat the sentence"),
 
 
 def legend_html() -> str:
-    parts = [f"<span style='color:{c}'>■</span>&nbsp;{role}" for role, c in ROLE_COLOURS.items() if c]
-    return "frame = role:&nbsp; " + "&nbsp;&nbsp; ".join(parts) + "&nbsp;&nbsp; (none: mixed)"
+    parts = [f"<span style='color:{c}'>■</span>&nbsp;{role}" for role, c in ROLE_COLOURS.items()]
+    return "frame = role:&nbsp; " + "&nbsp;&nbsp; ".join(parts)
 
 
 def best_text(analysis: Analysis) -> str:
@@ -155,7 +155,7 @@ class OverviewCanvas(QWidget):
             if metrics.horizontalAdvance(text) > lay.tile + lay.gap:
                 text = f"{score:.2f}".replace("0.", ".")
             if metrics.horizontalAdvance(text) <= lay.tile + lay.gap:
-                painter.setPen(QColor(colour or "#555555"))
+                painter.setPen(QColor("#555555" if role == "mixed" else colour))
                 painter.drawText(QRect(x, y + lay.tile + 1, lay.tile + lay.gap, lay.label_h),
                                  Qt.AlignmentFlag.AlignLeft, text)
 

@@ -15,8 +15,8 @@ import numpy as np
 MASKED_RGB = (226, 226, 226)   # cells a decoder cannot see (above the diagonal)
 MIN_TILE, MAX_TILE = 6, 160
 ROLE_COLOURS = {               # frame colour per role (core.learned.roles.ROLES)
-    "previous-token": "#1f77b4", "next-token": "#17becf", "first-token": "#7f7f7f",
-    "induction": "#d62728", "broad": "#2ca02c", "mixed": None,
+    "previous-token": "#1f77b4", "next-token": "#17becf", "first-token": "#9467bd",
+    "induction": "#d62728", "broad": "#2ca02c", "mixed": "#c8c8c8",
 }
 ROLE_SHORT = {"previous-token": "prev", "next-token": "next", "first-token": "first",
               "induction": "ind", "broad": "broad", "mixed": "mix"}
