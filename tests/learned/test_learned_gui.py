@@ -250,3 +250,12 @@ def test_export_writes_the_pretrained_layer_shown(make_window, qtbot, minilm):
     assert name == "heads_minilm-l6_layer2.png"
     image = QImage.fromData(data)
     assert image.width() > 400 and image.height() > 300
+
+
+def test_the_edit_sentence_shortcut_goes_to_the_models_text(make_window, qtbot, minilm):
+    window = make_window()
+    choose(qtbot, window, "minilm-l6")
+    window.shortcut_actions["edit_sentence"].trigger()
+    edit = window.model_source.edit
+    assert edit.selectedText() == edit.text() != ""
+    assert window.controls.sentence.edit.selectedText() == ""

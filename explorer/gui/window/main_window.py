@@ -265,8 +265,10 @@ class MainWindow(QMainWindow):
 
     def _edit_sentence(self) -> None:
         self.controls_dock.show()
-        self.controls.sentence.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.controls.sentence.edit.selectAll()
+        pretrained = self.learned is not None and not self.learned.is_random
+        edit = self.model_source.edit if pretrained else self.controls.sentence.edit
+        edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        edit.selectAll()
 
     def _cycle_show_values(self) -> None:
         modes = SHOW_VALUES_MODES
