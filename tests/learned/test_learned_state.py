@@ -107,39 +107,35 @@ def test_a_second_model_chosen_during_a_load_wins(minilm, e5):
         state.shutdown()
 
 
-def test_an_error_keeps_the_analysis_and_says_why(minilm):
-    good = analyse("minilm-l6", "cpu", "the cat")
-    job = FakeJob(good)
-    job.release.set()
-    state = LearnedState(job=job)
-    errors = []
-    state.error.connect(errors.append)
-    try:
-        state.set_source("minilm-l6")
-        wait(state)
-        state.set_text("boom")
-        wait(state)
-        assert errors == ["the text is 999 tokens long; minilm-l6 accepts at most 512"]
-        assert state.analysis is good and state.text == "boom" and state.busy == ""
-    finally:
-        state.shutdown()
-
-
-def test_the_layer_slices_without_recomputing_and_is_clamped(minilm):
+@pytest.fixture
+def minilm_state(minilm):
+    """(LearnedState showing minilm-l6 through a FakeJob, the job, what its events emitted)."""
     job = FakeJob(analyse("minilm-l6", "cpu", "the cat"))
     job.release.set()
     state = LearnedState(job=job)
-    pictures = []
-    state.picture_changed.connect(pictures.append)
-    try:
-        state.set_source("minilm-l6")
-        wait(state)
-        state.set_layer(4)
-        state.set_layer(99)
-        assert state.layer == 5 and [p.layer for p in pictures] == [0, 4, 5]
-        assert len(job.calls) == 1
-    finally:
-        state.shutdown()
+    seen = {"error": [], "picture_changed": []}
+    for name, found in seen.items():
+        getattr(state, name).connect(found.append)
+    state.set_source("minilm-l6")
+    wait(state)
+    yield state, job, seen
+    state.shutdown()
+
+
+def test_an_error_keeps_the_analysis_and_says_why(minilm_state):
+    state, job, seen = minilm_state
+    state.set_text("boom")
+    wait(state)
+    assert seen["error"] == ["the text is 999 tokens long; minilm-l6 accepts at most 512"]
+    assert state.analysis is job.analysis and state.text == "boom" and state.busy == ""
+
+
+def test_the_layer_slices_without_recomputing_and_is_clamped(minilm_state):
+    state, job, seen = minilm_state
+    state.set_layer(4)
+    state.set_layer(99)
+    assert state.layer == 5 and [p.layer for p in seen["picture_changed"]] == [0, 4, 5]
+    assert len(job.calls) == 1
 
 
 def test_a_model_not_installed_or_unknown_is_refused(monkeypatch):
