@@ -259,3 +259,16 @@ def test_the_edit_sentence_shortcut_goes_to_the_models_text(make_window, qtbot, 
     edit = window.model_source.edit
     assert edit.selectedText() == edit.text() != ""
     assert window.controls.sentence.edit.selectedText() == ""
+
+
+def test_while_a_model_loads_the_strip_says_so(make_window, qtbot, minilm):
+    window = make_window()
+    window.learned.set_source("minilm-l6")
+    strip = window.learned_strip
+    # no event has been processed yet, so the result cannot have been handed over
+    assert not window.model_source.busy_bar.isHidden()
+    assert strip.label.text().startswith("loading minilm-l6… (until it is ready")
+    assert not strip.next.isEnabled()
+    settle_learned(qtbot, window)
+    assert not window.model_source.busy_bar.isVisible()
+    assert strip.label.text().startswith("minilm-l6 · layer 0")

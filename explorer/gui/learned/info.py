@@ -48,13 +48,17 @@ class LearnedInfoStrip(QWidget):
         layout.addWidget(self.label, 1)
         state.picture_changed.connect(lambda _p: self.refresh())
         state.source_changed.connect(lambda _s: self.refresh())
+        state.busy_changed.connect(lambda _b: self.refresh())
         self.refresh()
 
     def refresh(self) -> None:
         analysis = self._state.analysis
         self.setVisible(not self._state.is_random)
         if analysis is None:
-            self.label.setText(self._state.busy or " ")
+            busy = self._state.busy
+            self.label.setText(f"{busy} (until it is ready, the picture is the previous one)" if busy else " ")
+            self.previous.setEnabled(False)
+            self.next.setEnabled(False)
             return
         self.label.setText(analysis_text(analysis, self._state.layer))
         self.previous.setEnabled(self._state.layer > 0)
