@@ -123,26 +123,34 @@ def sample(attentions: np.ndarray, tile: int) -> np.ndarray:
     return attentions[:, :, idx[:, None], idx[None, :]]
 
 
+WHITE, MASKED = 256, 257  # extra entries after the colormap's 256 in the lookup table
+
+
 def compose(attentions: np.ndarray, layout: TileLayout, lut: np.ndarray, causal: bool) -> np.ndarray:
     """The tiles image (height, width - left, 3) uint8, white between tiles and under headers;
-    drawn at x = layout.left, y = 0."""
+    drawn at x = layout.left, y = 0. Tiles are placed as colour indices (2 bytes a pixel) and
+    coloured by one lookup at the end."""
     t, cols = layout.tile, layout.cols
     small = sample(attentions, t)  # (layers, heads, t, t)
-    levels = np.clip(small * 255.0 + 0.5, 0, 255).astype(np.uint8)
-    rgb = lut[levels]  # (layers, heads, t, t, 3)
+    index = np.empty(small.shape, np.uint16)
+    np.multiply(small, 255.0, out=small)
+    np.add(small, 0.5, out=small)
+    np.clip(small, 0, 255, out=small)
+    index[...] = small  # truncation after + 0.5: rounding
     if causal:
         n = attentions.shape[-1]
         idx = (np.arange(t) * n) // t
-        rgb[:, :, idx[None, :] > idx[:, None]] = MASKED_RGB
+        index[:, :, idx[None, :] > idx[:, None]] = MASKED
     if not layout.by_layer_rows:
-        rgb = rgb.transpose(1, 0, 2, 3, 4)  # (heads, layers, t, t, 3): (minor, major, ...)
+        index = index.transpose(1, 0, 2, 3)  # (heads, layers, t, t): (minor, major, ...)
     width, height = layout.size()
-    canvas = np.full((height, width - layout.left, 3), 255, np.uint8)
+    canvas = np.full((height, width - layout.left), WHITE, np.uint16)
     for band in range(layout.bands):
-        block = rgb[:, band * cols:(band + 1) * cols]  # (minor, c, t, t, 3)
+        block = index[:, band * cols:(band + 1) * cols]  # (minor, c, t, t)
         c = block.shape[1]
         y0 = band * layout.band_h + layout.top
         area = canvas[y0:y0 + layout.minor * layout.pitch_y, :c * layout.pitch_x]
-        view = area.reshape(layout.minor, layout.pitch_y, c, layout.pitch_x, 3)
-        view[:, :t, :, :t] = block.transpose(0, 2, 1, 3, 4)  # (minor, t, c, t, 3)
-    return canvas
+        view = area.reshape(layout.minor, layout.pitch_y, c, layout.pitch_x)
+        view[:, :t, :, :t] = block.transpose(0, 2, 1, 3)  # (minor, t, c, t)
+    table = np.concatenate([lut, [(255, 255, 255), MASKED_RGB]]).astype(np.uint8)  # (258, 3)
+    return table[canvas]
