@@ -21,6 +21,8 @@ from ..core.stats import row_entropy
 
 SEQUENCES = ("text", "repeat", "random")   # the sentence; the sentence twice; random tokens twice
 RANDOM_LENGTH = 20                         # tokens in each copy of "random tokens repeated"
+ROLE_SHORT = {"previous-token": "prev", "next-token": "next", "first-token": "first",
+              "induction": "ind", "broad": "broad", "mixed": "mix"}   # short labels for titles, tiles
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,11 @@ class LayerPicture:
     @property
     def n_heads(self) -> int:
         return self.weights.shape[0]
+
+    def head_title(self, head: int) -> str:
+        """'head 2 · prev 1.00': the head and its role (the heads grid's panel title)."""
+        role = self.analysis.role(self.layer, head)
+        return f"head {head}  ·  {ROLE_SHORT[role.role]} {role.score:.2f}"
 
     def describe_cell(self, head: int, query: int, key: int) -> str:
         tokens = self.tokens

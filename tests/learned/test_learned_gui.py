@@ -74,6 +74,8 @@ def test_a_pretrained_layer_is_drawn_by_the_heads_grid(make_window, qtbot, minil
     window.model_source.layer_slider.setValue(4)
     assert window.learned.layer == 4 and "layer 4" in window.model_source.layer_label.text()
     np.testing.assert_array_equal(grid.head_image(3), a.attentions[4, 3])
+    role = a.role(4, 3)
+    assert grid.panel(3).plot.titleLabel.text.startswith("head 3") and f"{role.score:.2f}" in grid.panel(3).plot.titleLabel.text
     panel = grid.panel(3)
     pos = panel.cell_scene_pos(2, 1)
     grid._on_mouse_moved(pos)

@@ -93,7 +93,11 @@ class HeadPanel:
         self.values.setVisible(show_values)
         if show_values:
             self.values.set_cells(weights, dark, result.mask & ~result.empty_rows[:, None])
-        self._set_title(head, result.stats.entropy[head], result.empty_rows)
+        custom = getattr(result, "head_title", None)  # a pretrained layer: the head's role
+        if custom is not None:
+            self._show_title(custom(head))
+        else:
+            self._set_title(head, result.stats.entropy[head], result.empty_rows)
         if result.tokens != self._tokens:
             self._tokens = result.tokens
             self.plot.getAxis("bottom").setTicks(tick_levels[0])
@@ -119,6 +123,9 @@ class HeadPanel:
         title = f"head {head}"
         if live.size:
             title += f"  ·  H̄ {float(live.mean()):.2f}"
+        self._show_title(title)
+
+    def _show_title(self, title: str) -> None:
         if title != self._title:
             self._title = title
             self._apply_title()

@@ -15,12 +15,12 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import (QButtonGroup, QLabel, QPushButton, QSizePolicy,
                                QToolTip, QVBoxLayout, QWidget)
 
-from ...app.learned import Analysis, effect_text
+from ...app.learned import ROLE_SHORT, Analysis, effect_text
 from ...app.learned_state import LearnedState
 from ..plotting.colormaps import DEFAULT_COLORMAP, get_colormap
 from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import ui_font
-from .thumbnails import ROLE_COLOURS, ROLE_SHORT, TileLayout, compose, fit_layout, lookup_table
+from .thumbnails import ROLE_COLOURS, TileLayout, compose, fit_layout, lookup_table
 
 SEQUENCE_BUTTONS = (("text", "the sentence"), ("repeat", "repeat the sentence"),
                     ("random", "random tokens repeated"))

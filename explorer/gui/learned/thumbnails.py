@@ -18,8 +18,6 @@ ROLE_COLOURS = {               # frame colour per role (core.learned.roles.ROLES
     "previous-token": "#1f77b4", "next-token": "#17becf", "first-token": "#9467bd",
     "induction": "#d62728", "broad": "#2ca02c", "mixed": "#c8c8c8",
 }
-ROLE_SHORT = {"previous-token": "prev", "next-token": "next", "first-token": "first",
-              "induction": "ind", "broad": "broad", "mixed": "mix"}
 
 
 @dataclass(frozen=True)
