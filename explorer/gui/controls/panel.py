@@ -47,11 +47,13 @@ class ControlPanel(QScrollArea):
         inner = QWidget()
         inner.setObjectName("controls")
         layout = QVBoxLayout(inner)
-        layout.addWidget(_group(translate("controls.panel", "Sentence"), self.sentence))
-        layout.addWidget(_group(translate("controls.panel", "Padding (click tokens)"), self.chips))
-        layout.addWidget(_group(translate("controls.panel", "Model size"), self.model_size))
-        layout.addWidget(_group(translate("controls.panel", "Seed"), self.seed))
-        layout.addWidget(_group(translate("controls.panel", "Scaling and masks"), self.switches))
+        self.random_groups = [_group(translate("controls.panel", "Sentence"), self.sentence),
+                              _group(translate("controls.panel", "Padding (click tokens)"), self.chips),
+                              _group(translate("controls.panel", "Model size"), self.model_size),
+                              _group(translate("controls.panel", "Seed"), self.seed),
+                              _group(translate("controls.panel", "Scaling and masks"), self.switches)]
+        for group in self.random_groups:
+            layout.addWidget(group)
         layout.addWidget(_group(translate("controls.panel", "Backend / device"), self.backend, self.choices))
         layout.addWidget(_group(translate("controls.panel", "Display"), self.display))
         layout.addStretch(1)
@@ -60,6 +62,19 @@ class ControlPanel(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.fit_width()
+
+    def add_source_group(self, title: str, widget: QWidget) -> QGroupBox:
+        """A group above all others (the model source); returns it."""
+        box = _group(title, widget)
+        self.widget().layout().insertWidget(0, box)
+        self.fit_width()
+        return box
+
+    def show_random_controls(self, on: bool) -> None:
+        """Show or hide the random model's controls (hidden while a pretrained model is shown)."""
+        for group in self.random_groups:
+            group.setVisible(on)
+        self.choices.setVisible(on)  # weights init and precision: the random model's
 
     def fit_width(self) -> None:
         """As wide as the controls need (they never scroll sideways), e.g. after a font change."""

@@ -100,7 +100,9 @@ class HeadsGrid(QWidget):
 
     # -- public API -----------------------------------------------------------------------
     def set_result(self, result) -> None:
-        """Show `result` (an AttentionResult). Cheap: no computation, items are reused."""
+        """Show `result` (an AttentionResult, or anything with its weights, tokens, mask,
+        empty_rows, stats.argmax/entropy and describe_cell, e.g. app.learned.LayerPicture).
+        Cheap: no computation, items are reused."""
         self._result = result
         n_heads = result.weights.shape[0]
         if self._focus is not None and self._focus >= n_heads:
@@ -152,6 +154,10 @@ class HeadsGrid(QWidget):
     def focus_head(self) -> int | None:
         return self._focus
 
+    def shown_result(self):
+        """What the grid draws now (an AttentionResult or a pretrained LayerPicture), or None."""
+        return self._result
+
     def plot_items(self) -> list:
         """One PlotItem per visible head, in head order."""
         return [self._panels[h].plot for h in self._visible]
@@ -182,6 +188,9 @@ class HeadsGrid(QWidget):
     def hover_text(self, head: int, query: int, key: int) -> str:
         """The description of one cell shown while the mouse is over it."""
         r = self._result
+        describe = getattr(r, "describe_cell", None)  # a pretrained layer (app.learned.LayerPicture)
+        if describe is not None:
+            return describe(head, query, key)
         tokens = r.tokens
         where = translate("heads.grid", "head {head}: {query} → {key}").format(head=head, query=tokens[query],
                                                                                key=tokens[key])

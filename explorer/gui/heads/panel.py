@@ -91,7 +91,11 @@ class HeadPanel(MatrixHeatmap):
         self.values.setVisible(show_values)
         if show_values:
             self.values.set_cells(weights, dark, result.mask & ~result.empty_rows[:, None])
-        self._set_title(head, result.stats.entropy[head], result.empty_rows)
+        custom = getattr(result, "head_title", None)  # a pretrained layer: the head's role
+        if custom is not None:
+            self._show_title(custom(head))
+        else:
+            self._set_title(head, result.stats.entropy[head], result.empty_rows)
         if result.tokens != self._tokens:
             self._tokens = result.tokens
             self.set_ticks("bottom", tick_levels[0])
@@ -111,6 +115,9 @@ class HeadPanel(MatrixHeatmap):
         title = translate("heads.panel", "head {head}").format(head=head)
         if live.size:
             title += f"  ·  H̄ {float(live.mean()):.2f}"
+        self._show_title(title)
+
+    def _show_title(self, title: str) -> None:
         if title != self._title:
             self._title = title
             self._apply_title()

@@ -13,6 +13,7 @@ import time
 from PySide6.QtWidgets import QWidget
 
 from .figures import ExportOptions, ViewOptions, discard, export_items
+from .learned_export import pretrained_heads_export, shows_pretrained
 from ...export.files import ExportError
 from ..plotting.i18n import translate
 from ...export.naming import FigureSpec, default_name, settings_title
@@ -26,10 +27,14 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
     result = window.state.result
     if result is None:
         return [(translate("window.from_window", "Whole window"), WINDOW)]
-    specs = [(translate("window.from_window", "Whole window"), WINDOW), (translate("window.from_window",
-                                                                                   "Heads grid"), FigureSpec("heads"))]
-    specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head",
-                                                                                         h)) for h in range(result.config.n_heads)]
+    specs = [(translate("window.from_window", "Whole window"), WINDOW),
+             (translate("window.from_window", "Heads grid"), FigureSpec("heads"))]
+    if shows_pretrained(window):  # a pretrained layer: its heads, no PE or KV figure
+        return specs + [(translate("window.from_window", "Head {head}").format(head=h),
+                         FigureSpec("head", h))
+                        for h in range(window.heads_grid.shown_result().n_heads)]
+    specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head", h))
+              for h in range(result.config.n_heads)]
     specs.append((translate("window.from_window", "Positional-encoding panel"), FigureSpec("pe")))
     if _kv_trace(window) is not None:
         step = window.state.view.kv_step
@@ -77,6 +82,8 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     """(default file name, content) of one figure of the window."""
     state = window.state
     config = state.result.config if state.result is not None else state.config
+    if spec.kind in ("heads", "head") and shows_pretrained(window):
+        return pretrained_heads_export(window, spec, options)
     if spec.kind == "window":
         return default_name(spec, config, options.fmt), window_bytes(window, options)
     if state.result is None:

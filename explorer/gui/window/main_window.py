@@ -34,6 +34,7 @@ from .bindings import bind_kv_panel, bind_pe_panel
 from .export_dialog import install_export_actions
 from .language import install_language_menu
 from ..plotting.i18n import current_language, translate
+from .learned_wiring import install_learned
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
 from ...app.state import SHOW_VALUES_MODES, AppState
 
@@ -54,6 +55,7 @@ class MainWindow(QMainWindow):
         self._painted = False
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None
+        self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
         self.heads_grid.set_colormap(state.view.colormap)
@@ -127,8 +129,8 @@ class MainWindow(QMainWindow):
         return self.state.view.focus_head
 
     def set_focus_head(self, head: int | None) -> None:
-        result = self.state.result
-        if head is not None and (result is None or head >= result.config.n_heads):
+        shown = self.heads_grid.shown_result()  # the random model's result or a pretrained layer
+        if head is not None and (shown is None or head >= shown.weights.shape[0]):
             return
         self.state.view.focus_head = head
         self.heads_grid.set_focus_head(head)
@@ -229,6 +231,7 @@ class MainWindow(QMainWindow):
     def _install_plugins(self) -> None:
         install_export_actions(self)
         install_topics_menu(self)
+        install_learned(self)
         if self.topics_menu.isEmpty():
             self.topics_menu.addAction(translate("window.main_window",
                                                  "(no topics installed)")).setEnabled(False)
@@ -250,7 +253,8 @@ class MainWindow(QMainWindow):
     def _on_result(self, result: AttentionResult) -> None:
         if self.focus_head() is not None and self.focus_head() >= result.config.n_heads:
             self.state.view.focus_head = None
-        self.heads_grid.set_result(result)
+        if self.learned is None or self.learned.is_random:
+            self.heads_grid.set_result(result)
         self.info_strip.set_result(result)
         if self.pe_panel is not None:
             self.pe_panel.set_result(result)
@@ -271,8 +275,10 @@ class MainWindow(QMainWindow):
 
     def _edit_sentence(self) -> None:
         self.controls_dock.show()
-        self.controls.sentence.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.controls.sentence.edit.selectAll()
+        pretrained = self.learned is not None and not self.learned.is_random
+        edit = self.model_source.edit if pretrained else self.controls.sentence.edit
+        edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        edit.selectAll()
 
     def _cycle_show_values(self) -> None:
         modes = SHOW_VALUES_MODES
@@ -334,6 +340,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
+        if self.learned is not None:
+            self.learned.shutdown(0)
         super().closeEvent(event)
 
     def show_shortcuts(self) -> ShortcutsDialog:

@@ -1,0 +1,171 @@
+"""What the window shows of a pretrained model: one analysis of a sentence, and one layer of it.
+
+`analyse` runs on the background runner (it loads the model the first time: seconds): the model's
+tokens for the sentence as typed, the sentence repeated, or random tokens repeated, every layer's
+attention and every head's role. `LayerPicture` is one layer of an `Analysis` in the shape the
+heads grid draws (weights (heads, n, n), tokens, mask, per-row stats), so the grid that draws the
+random model draws a pretrained layer as it is, and says what a cell is (`describe_cell`).
+Qt-free; torch is imported only inside the job (through core.learned).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.config import ConfigError
+from ..core.learned import HeadRole, ModelSpec, find_repeat, get_spec, load_model, score_heads
+from ..core.stats import row_entropy
+
+SEQUENCES = ("text", "repeat", "random")   # the sentence; the sentence twice; random tokens twice
+RANDOM_LENGTH = 20                         # tokens in each copy of "random tokens repeated"
+ROLE_SHORT = {"previous-token": "prev", "next-token": "next", "first-token": "first",
+              "induction": "ind", "broad": "broad", "mixed": "mix"}   # short labels for titles, tiles
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One forward pass of a pretrained model over one token sequence, every layer."""
+
+    spec: ModelSpec
+    device: str
+    sequence: str                   # one of SEQUENCES
+    text: str
+    ids: tuple[int, ...]
+    labels: tuple[str, ...]         # readable pieces (axis labels)
+    attentions: np.ndarray          # (layers, heads, n, n) float32, rows are queries
+    roles: tuple[HeadRole, ...]     # layer-major: roles[layer * heads + head]
+    repeat: tuple[int, int] | None  # (start, L) of the repeated span, when there is one
+    next_top: tuple | None          # decoder: ((label, p, id), ...) likeliest next tokens
+    loss: float | None              # decoder: mean next-token loss, nats
+    load_s: float                   # time to get the model (≈ 0 once loaded)
+    run_s: float                    # tokenize + forward + roles
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.ids)
+
+    def role(self, layer: int, head: int) -> HeadRole:
+        return self.roles[layer * self.spec.heads + head]
+
+    def role_grid(self) -> tuple[np.ndarray, np.ndarray]:
+        """(role names (layers, heads) object array, scores (layers, heads) float)."""
+        shape = (self.spec.layers, self.spec.heads)
+        names = np.array([r.role for r in self.roles], dtype=object).reshape(shape)
+        scores = np.array([r.score for r in self.roles], dtype=np.float64).reshape(shape)
+        return names, scores
+
+
+@dataclass(frozen=True)
+class LayerStats:
+    entropy: np.ndarray   # (h, n) nats per query row
+    argmax: np.ndarray    # (h, n) most-attended key per query
+
+
+@dataclass(frozen=True)
+class LayerPicture:
+    """One layer of an Analysis, drawable by the heads grid like an AttentionResult."""
+
+    analysis: Analysis
+    layer: int
+    weights: np.ndarray     # (h, n, n)
+    mask: np.ndarray        # (n, n) bool: True = may attend (causal for a decoder)
+    empty_rows: np.ndarray  # (n,) bool, all False: every query sees at least itself
+    stats: LayerStats
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self.analysis.labels
+
+    @property
+    def n_heads(self) -> int:
+        return self.weights.shape[0]
+
+    def head_title(self, head: int) -> str:
+        """'head 2 · prev 1.00': the head and its role (the heads grid's panel title)."""
+        role = self.analysis.role(self.layer, head)
+        return f"head {head}  ·  {ROLE_SHORT[role.role]} {role.score:.2f}"
+
+    def describe_cell(self, head: int, query: int, key: int) -> str:
+        tokens = self.tokens
+        where = f"L{self.layer} head {head}: {tokens[query]} → {tokens[key]}"
+        if not self.mask[query, key]:
+            return f"{where}: masked (a decoder cannot look ahead)"
+        role = self.analysis.role(self.layer, head)
+        return f"{where}, weight {float(self.weights[head, query, key]):.3f}  ·  {role.role} {role.score:.2f}"
+
+
+def layer_picture(analysis: Analysis, layer: int) -> LayerPicture:
+    weights = analysis.attentions[layer]  # (h, n, n)
+    n = weights.shape[-1]
+    mask = np.tril(np.ones((n, n), bool)) if analysis.spec.kind == "decoder" else np.ones((n, n), bool)
+    stats = LayerStats(entropy=row_entropy(weights), argmax=weights.argmax(axis=-1))
+    return LayerPicture(analysis, layer, weights, mask, np.zeros(n, bool), stats)
+
+
+def sequence_tokens(model, text: str, sequence: str, seed: int = 0):
+    """The Tokens the model reads: the text, the text's tokens twice, or random tokens twice."""
+    from ..core.learned.analysis import check_length, tokenize
+    from ..core.learned.sequences import random_repeated
+    if sequence not in SEQUENCES:
+        raise ConfigError(f"sequence must be one of {', '.join(SEQUENCES)}, not {sequence!r}")
+    if sequence == "random":
+        return random_repeated(model, RANDOM_LENGTH, seed)
+    tokens = tokenize(model, text)
+    if sequence == "text":
+        return tokens
+    ids = list(tokens.ids)
+    if not model.is_decoder:  # [CLS] a b [SEP] -> [CLS] a b a b [SEP]
+        ids = [ids[0], *ids[1:-1], *ids[1:-1], ids[-1]]
+    else:
+        ids = ids * 2
+    check_length(model, len(ids))
+    return model.tokenizer.encode_ids(ids)
+
+
+def analyse(name: str, device: str, text: str, sequence: str = "text", seed: int = 0,
+            should_stop=None) -> Analysis | None:
+    """Load `name` on `device` (cached) and analyse the sequence; runs on the background runner."""
+    from ..core.learned.analysis import run
+    start = time.perf_counter()
+    model = load_model(name, device)
+    loaded = time.perf_counter()
+    if should_stop is not None and should_stop():
+        return None  # a newer request waits: it would be dropped anyway
+    tokens = sequence_tokens(model, text, sequence, seed)
+    result = run(model, tokens)
+    repeat = find_repeat(tokens.ids)
+    roles = score_heads(result.attentions, causal=model.is_decoder, repeat=repeat)
+    return Analysis(get_spec(name), str(model.device), sequence, text, tokens.ids, tokens.labels,
+                    result.attentions, tuple(roles), repeat, result.next_top, result.loss,
+                    loaded - start, time.perf_counter() - loaded)
+
+
+def prune(name: str, device: str, text: str, sequence: str, seed: int, heads: frozenset,
+          should_stop=None) -> dict | None:
+    """What switching `heads` ((layer, head) pairs) off does to the model's output (core's
+    prune_effect: decoder loss and next-token top 5, encoder sentence-vector cosine)."""
+    from ..core.learned.pruning import mask_without, prune_effect
+    model = load_model(name, device)
+    if should_stop is not None and should_stop():
+        return None
+    tokens = sequence_tokens(model, text, sequence, seed)
+    effect = prune_effect(model, tokens, mask_without(model, sorted(heads)))
+    return {**effect, "model": name, "heads": tuple(sorted(heads))}
+
+
+def effect_text(effect: dict) -> str:
+    """One line: '2 heads off (L17H4, L18H6): loss 2.41 → 3.10 nats (+0.69); next: …'."""
+    heads = ", ".join(f"L{layer}H{head}" for layer, head in effect["heads"][:6])
+    more = f" +{len(effect['heads']) - 6} more" if len(effect["heads"]) > 6 else ""
+    text = f"{effect['heads_off']} head{'s' if effect['heads_off'] != 1 else ''} off ({heads}{more}): "
+    if "loss" in effect and effect["loss"] is not None:
+        change = effect["loss_pruned"] - effect["loss"]
+        (a, pa, _), (b, pb, _) = effect["next_top"][0], effect["next_top_pruned"][0]
+        return (text + f"loss {effect['loss']:.2f} → {effect['loss_pruned']:.2f} nats ({change:+.2f}); "
+                f"next token {a} {pa:.2f} → {b} {pb:.2f}")
+    if "sentence_cosine" in effect:
+        return text + f"sentence vector's cosine to the unpruned one {effect['sentence_cosine']:.4f}"
+    return text

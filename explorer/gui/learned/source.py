@@ -1,0 +1,120 @@
+"""The model-source control: random (course) or a pretrained model, its text and its layer.
+
+Bound to ``LearnedState``: the combo lists "random (course)" and every model (one not installed is
+listed disabled, its install command as the tooltip); for a pretrained model the text box takes
+free text (applied after a pause while typing, on Enter or on leaving the box), the model's sizes
+are shown (not sliders) and a slider picks the layer. A busy bar runs while a model loads or runs.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QSlider,
+                               QVBoxLayout, QWidget)
+
+from ...app.learned_state import RANDOM, LearnedState
+from ...core.learned import MODELS, is_installed
+
+TYPING_PAUSE_MS = 400
+RANDOM_LABEL = "random (course)"
+
+
+def spec_text(spec) -> str:
+    """'decoder · 30 layers × 9 heads (3 KV heads) · d_model 576 · d_head 64'."""
+    heads = f"{spec.heads} heads" + (f" ({spec.kv_heads} KV heads)" if spec.kv_heads != spec.heads else "")
+    return (f"{spec.kind} · {spec.layers} layers × {heads} · d_model {spec.d_model} · "
+            f"d_head {spec.d_head}")
+
+
+class ModelSourceControl(QWidget):
+    """Source combo, model sizes, busy bar, text box and layer slider (see module docstring)."""
+
+    def __init__(self, state: LearnedState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._state = state
+        self.combo = QComboBox()
+        self.combo.addItem(RANDOM_LABEL, RANDOM)
+        for spec in MODELS.values():
+            self.combo.addItem(f"{spec.name} ({spec.kind})", spec.name)
+            index = self.combo.count() - 1
+            if is_installed(spec):
+                self.combo.setItemData(index, spec.description, Qt.ItemDataRole.ToolTipRole)
+            else:
+                self.combo.setItemText(index, f"{spec.name} (not installed)")
+                self.combo.setItemData(index, f"not installed: {spec.install_command}",
+                                       Qt.ItemDataRole.ToolTipRole)
+                self.combo.model().item(index).setEnabled(False)
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)  # busy: no known end
+        self.busy_bar.setTextVisible(False)
+        self.busy_bar.setMaximumHeight(8)
+        self.busy_label = QLabel()
+        self.edit = QLineEdit(state.text)
+        self.edit.setPlaceholderText("free text, tokenized by the model's own tokenizer")
+        self.edit.setClearButtonEnabled(True)
+        self.layer_label = QLabel()
+        self.layer_slider = QSlider(Qt.Orientation.Horizontal)
+        self.layer_slider.setPageStep(1)
+        self._pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
+        self._pause.timeout.connect(self.apply_text)
+        self._model_widgets = (self.info, self.edit, self.layer_label, self.layer_slider)
+        self._build_layout()
+        self.combo.activated.connect(self._on_combo)
+        self.edit.textEdited.connect(lambda _t: self._pause.start())
+        self.edit.editingFinished.connect(self.apply_text)
+        self.layer_slider.valueChanged.connect(state.set_layer)
+        state.source_changed.connect(self.sync)
+        state.layer_changed.connect(lambda _l: self.sync())
+        state.text_changed.connect(self._on_text)
+        state.busy_changed.connect(self._on_busy)
+        self.sync()
+        self._on_busy(state.busy)
+
+    def _build_layout(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.combo)
+        layout.addWidget(self.info)
+        busy = QHBoxLayout()
+        busy.addWidget(self.busy_label)
+        busy.addWidget(self.busy_bar, 1)
+        layout.addLayout(busy)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.layer_label)
+        layout.addWidget(self.layer_slider)
+
+    def sync(self, *_args) -> None:
+        """Show the state's source, sizes and layer."""
+        state = self._state
+        with QSignalBlocker(self.combo):
+            self.combo.setCurrentIndex(max(0, self.combo.findData(state.source)))
+        spec = MODELS.get(state.source)
+        for widget in self._model_widgets:
+            widget.setVisible(spec is not None)
+        if spec is None:
+            return
+        self.info.setText(spec_text(spec))
+        self.info.setToolTip(spec.description)
+        with QSignalBlocker(self.layer_slider):
+            self.layer_slider.setRange(0, spec.layers - 1)
+            self.layer_slider.setValue(state.layer)
+        self.layer_label.setText(f"layer {state.layer} of 0–{spec.layers - 1}")
+
+    def apply_text(self) -> None:
+        self._pause.stop()
+        self._state.set_text(self.edit.text())
+
+    def _on_combo(self, index: int) -> None:
+        if not self._state.set_source(self.combo.itemData(index)):
+            self.sync()  # refused: show the source still in use
+
+    def _on_text(self, text: str) -> None:
+        if text != self.edit.text() and not self._pause.isActive():
+            self.edit.setText(text)
+
+    def _on_busy(self, text: str) -> None:
+        self.busy_label.setText(text)
+        self.busy_label.setVisible(bool(text))
+        self.busy_bar.setVisible(bool(text))

