@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QWidget)
 
+from explorer.core import AttentionConfig
 from explorer.gui.plotting import fonts
 from explorer.gui.topics import TOPICS, TopicsController
 
@@ -125,3 +126,25 @@ def test_window_never_opens_larger_than_its_screen(qtbot, make_window):
     window.resize(1400, 900)
     window.fit_to_screen()
     assert (window.width(), window.height()) == (1024, 768)
+
+
+MANY_HEADS = [AttentionConfig(tokens=tuple("나는 학교에 버스로 갔다 그리고 집에 왔다 !".split()), d_model=48,
+                              n_heads=12, seed=3),
+              AttentionConfig(tokens=tuple(f"tok{i}" for i in range(20)), d_model=64, n_heads=16)]
+
+
+@pytest.mark.parametrize("config", MANY_HEADS, ids=["12-heads", "16-heads"])
+@pytest.mark.parametrize("width, height", PROJECTORS)
+def test_many_heads_stay_inside_the_view_in_presentation_mode(qtbot, make_window, config,
+                                                              width, height):
+    """Four columns of 12 heads at 1024 × 768: the last column and the colour bar ran off the
+    right edge (the grid guessed the axes' width; long token labels need more)."""
+    window = make_window(config, size=(1400, 900))
+    present_on(window, qtbot, width, height)
+    grid = window.heads_grid
+    qtbot.wait(50)
+    view = grid._view
+    right = view.viewport().width() + 1
+    for plot in grid.plot_items():
+        assert plot.sceneBoundingRect().right() <= right, (len(grid.plot_items()), plot.sceneBoundingRect())
+    assert grid._bar.sceneBoundingRect().right() <= right
