@@ -50,6 +50,22 @@ class PanelStyle:
                           axis_px=1, title_row_px=24, overhead_px=(75, 75))
 
 
+def _hint_width_from(label: pg.LabelItem, width) -> None:
+    """Make `label`'s width hints `width()` (its text's width when that is None; the height
+    always follows the text): pyqtgraph's LabelItem.updateMin with one number changed."""
+    def update_min() -> None:  # LabelItem.setText and resizeEvent call it
+        rect = label.itemRect()
+        w, h = width(), rect.height()
+        w = rect.width() if w is None else w
+        label.setMinimumWidth(w)
+        label.setMinimumHeight(h)
+        label._sizeHint = {Qt.SizeHint.MinimumSize: (w, h), Qt.SizeHint.PreferredSize: (w, h),
+                           Qt.SizeHint.MaximumSize: (-1, -1), Qt.SizeHint.MinimumDescent: (0, 0)}
+        label.updateGeometry()
+
+    label.updateMin = update_min
+
+
 def _argmax_pens(width: float) -> list:
     return [cosmetic_pen("#000000", width + 2), cosmetic_pen("#ffffff", width)]
 
@@ -73,6 +89,10 @@ class HeadPanel:
         self.n = 0
         self.head = -1
         self._title = ""
+        self._template = ""      # the title without its value (see _apply_title)
+        self._hint_key = None
+        self._hint_width: float | None = None
+        _hint_width_from(self.plot.titleLabel, lambda: self._hint_width)
         self._tokens: tuple = ()
         self.set_style(style)
 
@@ -116,11 +136,12 @@ class HeadPanel:
 
     def _set_title(self, head: int, entropy: np.ndarray, empty_rows: np.ndarray) -> None:
         live = entropy[~empty_rows]
-        title = f"head {head}"
+        title = template = f"head {head}"
         if live.size:
             title += f"  ·  H̄ {float(live.mean()):.2f}"
+            template += "  ·  H̄"
         if title != self._title:
-            self._title = title
+            self._title, self._template = title, template
             self._apply_title()
 
     # -- looks ----------------------------------------------------------------------------
@@ -148,8 +169,20 @@ class HeadPanel:
         self._apply_title()
 
     def _apply_title(self) -> None:
+        """Set the title; its width hint is that of the first title of this head, size and style.
+
+        pyqtgraph shares the grid's width out by the titles' widths: a new entropy with a wider
+        digit ("H̄ 0.93" -> "H̄ 0.94") moved the column edges by a pixel, which resized the view
+        box, reset both axes' ranges and rebuilt every tick label of the head on each update.
+        A fresh view (an export) measures its one title, exactly as before."""
+        key = (self._template, self.style, self.n)
+        fresh = key != self._hint_key
+        if fresh:
+            self._hint_key, self._hint_width = key, None  # update_min measures the text
         self.plot.setTitle(self._title, size=css_pt(self.style.title_pt), color=FOREGROUND,
                            bold=True)
+        if fresh:
+            self._hint_width = self.plot.titleLabel.itemRect().width()
         self.plot.titleLabel.setMaximumHeight(self.style.title_row_px)
         self.plot.titleLabel.setMinimumWidth(0)  # a long title must not widen the grid off-screen
         self.plot.layout.setRowFixedHeight(0, self.style.title_row_px)
