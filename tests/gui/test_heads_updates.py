@@ -80,3 +80,54 @@ def test_a_new_size_still_rebuilds_the_ticks(grid, qtbot, monkeypatch):
     _painted(qtbot, grid)
     assert len(rebuilt) >= 16
     assert np.array_equal(grid.head_image(0), _result(1, n=40).weights[0])
+
+
+# -- more cells than pixels ----------------------------------------------------------------------
+def _painted_factors(grid, qtbot, head=0):
+    """The pooling factors the head's image used at its last paint on the screen."""
+    seen = []
+    panel = grid.panel(head)
+    original = type(panel.image).pool_factors
+
+    def spy(item, painter):
+        factors = original(item, painter)
+        if item is panel.image:
+            seen.append(factors)
+        return factors
+
+    type(panel.image).pool_factors = spy
+    try:
+        grid.graphics_view().viewport().repaint()
+        qtbot.wait(5)
+    finally:
+        type(panel.image).pool_factors = original
+    return seen[-1]
+
+
+def test_large_matrix_is_drawn_pooled_and_keeps_every_rows_peak(grid, qtbot):
+    """512 keys in a ~250-pixel panel: blocks of 2 or 3 cells, each row's peak still shown."""
+    result = _result(1, n=512, heads=4)
+    weights = result.weights.copy()  # one sharp peak per row, as a trained head would have
+    rng = np.random.default_rng(0)
+    peaks = rng.integers(0, 512, 512)
+    weights[0] = 1e-4
+    weights[0, np.arange(512), peaks] = 1.0
+    result = dataclasses.replace(result, weights=weights)
+    grid.set_result(result)
+    _painted(qtbot, grid)
+    rows, cols = _painted_factors(grid, qtbot)
+    assert rows > 1 and cols > 1
+    item = grid.panel(0).image
+    assert item.image is grid.head_image(0) and item.image.shape == (512, 512)  # hover: real cells
+    image = grid.grab().toImage()
+    low = tuple(int(v) for v in item.lut[0][:3])
+    view = grid.graphics_view()
+    missed = []
+    for row in range(0, 512, 7):
+        scene = grid.panel(0).cell_scene_pos(row, int(peaks[row]))
+        centre = view.mapTo(grid, view.mapFromScene(scene))
+        around = {image.pixelColor(centre.x() + dx, centre.y() + dy).getRgb()[:3]
+                  for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        if around == {low}:  # nothing but the background weight near the peak: it was dropped
+            missed.append(row)
+    assert missed == []

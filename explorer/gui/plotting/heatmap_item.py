@@ -7,12 +7,17 @@ box (visible on any colour). All coordinates are cell units: cell (row r, col c)
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+from .pooling import max_pool, pool_factor
+
+_RASTER_DEVICES = (1, 2, 3)  # QInternal.Widget, Pixmap, Image (not Printer, Picture)
 EMPTY_ROW_COLOUR = QColor(200, 40, 40)
 ARGMAX_MIN_CELL_PX = 9  # smaller cells: the boxes would hide the colours they mark
 
@@ -28,11 +33,55 @@ class HeatmapImageItem(pg.ImageItem):
         super().__init__(**kwargs)
         self._fast = (QImage.Format.Format_RGB32 if opaque
                       else QImage.Format.Format_ARGB32_Premultiplied)
+        self._pooled: tuple | None = None  # (what it was made from, QImage)
+        self._pooler: pg.ImageItem | None = None
 
     def render(self):
         super().render()
         if self.qimage is not None and self.qimage.format() != self._fast:
             self.qimage = self.qimage.convertToFormat(self._fast)
+
+    def pool_factors(self, painter: QPainter) -> tuple[int, int]:
+        """(rows, cols) per drawn block at this painter's device pixels (1, 1: no pooling).
+
+        Vector output (SVG, print) always gets every cell."""
+        if self.image is None or self.axisOrder != "row-major" or painter.device() is None \
+                or painter.device().devType() not in _RASTER_DEVICES:
+            return 1, 1
+        t = painter.deviceTransform()  # item (cell) units to device pixels, scale included
+        n_rows, n_cols = self.image.shape[:2]
+        return (pool_factor(n_rows, n_rows * math.hypot(t.m21(), t.m22())),
+                pool_factor(n_cols, n_cols * math.hypot(t.m11(), t.m12())))
+
+    def paint(self, painter, *args):
+        """More cells than device pixels: draw block maxima (pooling.py) instead of letting the
+        raster engine drop rows and columns, and colour-map only those blocks. The item's
+        image (hover, export, tests) stays the full matrix."""
+        rows, cols = self.pool_factors(painter)
+        if (rows, cols) == (1, 1):
+            super().paint(painter, *args)
+            return
+        n_rows, n_cols = self.image.shape[:2]
+        painter.drawImage(QRectF(0, 0, n_cols, n_rows), self._pooled_image(rows, cols),
+                          QRectF(0, 0, n_cols / cols, n_rows / rows))
+
+    def _pooled_image(self, rows: int, cols: int) -> QImage:
+        """The pooled blocks in this item's colours (same levels and lookup table), cached
+        until the image, factors, levels or colormap change."""
+        levels = None if self.levels is None else np.asarray(self.levels).tolist()
+        if self._pooled is not None:
+            (image, lut, rest), pooled = self._pooled
+            if image is self.image and lut is self.lut and rest == (rows, cols, levels):
+                return pooled
+        if self._pooler is None:
+            self._pooler = pg.ImageItem(axisOrder="row-major")
+        self._pooler.setLookupTable(self.lut, update=False)
+        self._pooler.setImage(max_pool(self.image, rows, cols), autoLevels=False,
+                              levels=self.levels)
+        self._pooler.render()
+        image = self._pooler.qimage.convertToFormat(self._fast)
+        self._pooled = ((self.image, self.lut, (rows, cols, levels)), image)
+        return image
 
 
 def cells_path(rows: np.ndarray, cols: np.ndarray, inset: float = 0.06) -> QPainterPath:
