@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from explorer.gui.plotting.pooling import max_pool, pool_factor
+from explorer.gui.plotting.heatmap_item import max_pool, pool_factor
 
 
 def test_factor_is_one_while_every_cell_has_a_pixel():
