@@ -8,8 +8,10 @@ viewport has finished a paint event after the new result arrived. Per-cell value
 on for n <= 16 (the "auto" rule shows them up to 12 tokens).
 
 drag (512 x 512 x 16): the seed moves every 16 ms for one second, as a dragged slider does.
-"drag_max_stall" is the longest the GUI thread was unavailable (late timer ticks), and
-"drag_settle" the time from the last move to the last value painted.
+"drag_max_stall" is the longest the GUI thread was unavailable (how late the latest timer tick
+came: the longest gap between ticks less the 16 ms interval), and "drag_settle" the time from
+the last move to the last value painted. One drag is one sample: its max is noisy; --drags N
+repeats it and reports the median of the N maxima.
 
 startup: wall time from launching `python -m explorer` to its "first paint" line (run as a
 subprocess with the quit-after and debug variables, settings in a temporary folder).
@@ -45,8 +47,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 CASES = ((4, 8, 2), (16, 64, 4), (32, 256, 8), (128, 512, 8), (512, 512, 16))
-TARGETS_MS = {"4x8x2": 16, "16x64x4": 16, "32x256x8": 16, "128x512x8": 50,
-              "512x512x16": 150, "startup": 1500}
+# the goals of issue 10 ("never freeze at any size"), on a quiet 2-core machine
+TARGETS_MS = {"4x8x2": 10, "16x64x4": 16, "32x256x8": 16, "128x512x8": 33,
+              "512x512x16": 100, "drag_max_stall": 33, "startup": 1000}
 
 
 def case_name(n: int, d: int, h: int) -> str:
@@ -130,12 +133,26 @@ def measure_latency(app, n: int, d: int, h: int, repeats: int, warmup: int = 2) 
     return times
 
 
+def settle_first_paint(app, window, quiet_s: float = 0.3) -> None:
+    """Wait for the heads view's first paint, then `quiet_s` of idle event loop: a drag that
+    started before it timed the window's first paint (every axis laid out, ~200 ms), which
+    no later move pays again."""
+    import threading
+    watch = PaintWatch(window.heads_grid.graphics_view().viewport())
+    window.heads_grid.graphics_view().viewport().update()
+    wait_for(app, lambda: watch.paints > 0)
+    quiet = threading.Event()
+    threading.Timer(quiet_s, quiet.set).start()
+    wait_for(app, quiet.is_set)
+
+
 def measure_drag(app, n: int = 512, d: int = 512, h: int = 16, moves: int = 60,
                  every_ms: int = 16) -> dict:
     """Seed moves every `every_ms` ms; the longest GUI stall and the settle time after."""
     from PySide6.QtCore import QTimer
     state, window = open_window(app, n, d, h)
     spin = window.controls.seed.spin
+    settle_first_paint(app, window)
     ticks: list[float] = []
     timer = QTimer()
     timer.setInterval(every_ms)
@@ -220,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", metavar="CASE",
                         help="run only these cases, e.g. 32x256x8 startup drag")
     parser.add_argument("--kv", action="store_true", help="run only the KV-tab case (minutes)")
+    parser.add_argument("--drags", type=int, default=0, metavar="N",
+                        help="drags to take the median stall of (default 3, --quick 1)")
     parser.add_argument("--kv-size", nargs=3, type=int, metavar=("N", "D", "H"), default=KV_CASE)
     args = parser.parse_args(argv)
     wanted = set(args.only) if args.only else None
@@ -239,9 +258,13 @@ def main(argv: list[str] | None = None) -> int:
         spreads[case_name(n, d, h)] = (min(times), max(times))
     drag = None
     if wanted is None or "drag" in wanted:
-        drag = measure_drag(app, moves=20 if args.quick else 60)
-        medians["drag_max_stall"] = drag["drag_max_stall"]
-        medians["drag_settle"] = drag["drag_settle"]
+        drags = [measure_drag(app, moves=20 if args.quick else 60)
+                 for _ in range(args.drags or (1 if args.quick else 3))]
+        drag = drags[-1]
+        for key in ("drag_max_stall", "drag_settle"):
+            values = [one[key] for one in drags]
+            medians[key] = statistics.median(values)
+            spreads[key] = (min(values), max(values))
     if wanted is None or "startup" in wanted:
         times = measure_startup(3 if args.quick else 5)
         medians["startup"] = statistics.median(times)
@@ -254,10 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in medians.items():
         low, high = spreads.get(name, (value, value))
         target = TARGETS_MS.get(name)
+        verdict = "" if target is None else ("  ok" if value <= target else "  MISSES")
         print(f"{name:>16} {value:10.1f} {low:8.1f} {high:8.1f} "
-              f"{'' if target is None else f'≤ {target}':>8}")
+              f"{'' if target is None else f'≤ {target}':>8}{verdict}")
     if drag is not None:
-        print(f"drag: {drag['drag_moves']} moves -> {drag['drag_computes']} computes")
+        print(f"drag (last of {len(drags)}): {drag['drag_moves']} moves -> "
+              f"{drag['drag_computes']} computes")
     return 0
 
 

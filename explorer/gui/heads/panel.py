@@ -51,6 +51,23 @@ class PanelStyle:
                           axis_px=1, title_row_px=24, overhead_px=(75, 75))
 
 
+def _hint_width_from(label: pg.LabelItem, width) -> None:
+    """Make `label`'s width hints `width()` (its text's width when that is None; the height
+    always follows the text): pyqtgraph's LabelItem.updateMin with one number changed."""
+    def update_min() -> None:  # LabelItem.setText and resizeEvent call it
+        rect = label.itemRect()
+        w, h = width(), rect.height()
+        w = rect.width() if w is None else w
+        label.setMinimumWidth(0)  # never wider than the plot (matrix.free_title_width)
+        label.setMinimumHeight(h)
+        label._sizeHint = {Qt.SizeHint.MinimumSize: (0, h), Qt.SizeHint.PreferredSize: (w, h),
+                           Qt.SizeHint.MaximumSize: (-1, -1), Qt.SizeHint.MinimumDescent: (0, 0)}
+        label.updateGeometry()
+
+    label.updateMin = update_min
+    label._width_freed = True  # free_title_width must not replace this update_min
+
+
 def _argmax_pens(width: float) -> list:
     return [cosmetic_pen("#000000", width + 2), cosmetic_pen("#ffffff", width)]
 
@@ -74,6 +91,10 @@ class HeadPanel(MatrixHeatmap):
         self.n = 0
         self.head = -1
         self._title = ""
+        self._template = ""      # the title without its value (see _apply_title)
+        self._hint_key = None
+        self._hint_width: float | None = None
+        _hint_width_from(self.plot.titleLabel, lambda: self._hint_width)
         self._tokens: tuple = ()
         self.set_style(style)
 
@@ -112,14 +133,18 @@ class HeadPanel(MatrixHeatmap):
 
     def _set_title(self, head: int, entropy: np.ndarray, empty_rows: np.ndarray) -> None:
         live = entropy[~empty_rows]
-        title = translate("heads.panel", "head {head}").format(head=head)
+        title = template = translate("heads.panel", "head {head}").format(head=head)
         if live.size:
             title += f"  ·  H̄ {float(live.mean()):.2f}"
-        self._show_title(title)
+            template += "  ·  H̄"
+        self._show_title(title, template)
 
-    def _show_title(self, title: str) -> None:
+    def _show_title(self, title: str, template: str | None = None) -> None:
+        """`template`: the title without its changing value (a pretrained head's role title
+        is its own template)."""
+        template = title if template is None else template
         if title != self._title:
-            self._title = title
+            self._title, self._template = title, template
             self._apply_title()
 
     # -- looks ----------------------------------------------------------------------------
@@ -142,7 +167,19 @@ class HeadPanel(MatrixHeatmap):
         self._apply_title()
 
     def _apply_title(self) -> None:
+        """Set the title; its width hint is that of the first title of this head, size and style.
+
+        pyqtgraph shares the grid's width out by the titles' widths: a new entropy with a wider
+        digit ("H̄ 0.93" -> "H̄ 0.94") moved the column edges by a pixel, which resized the view
+        box, reset both axes' ranges and rebuilt every tick label of the head on each update.
+        A fresh view (an export) measures its one title, exactly as before."""
+        key = (self._template, self.style, self.n)
+        fresh = key != self._hint_key
+        if fresh:
+            self._hint_key, self._hint_width = key, None  # update_min measures the text
         self.set_title(self._title, size=css_pt(self.style.title_pt), color=FOREGROUND, bold=True)
+        if fresh:
+            self._hint_width = self.plot.titleLabel.itemRect().width()
         self.plot.titleLabel.setMaximumHeight(self.style.title_row_px)
         self.plot.titleLabel.setMinimumWidth(0)  # a long title must not widen the grid off-screen
         self.plot.layout.setRowFixedHeight(0, self.style.title_row_px)

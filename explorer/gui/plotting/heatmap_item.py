@@ -7,12 +7,15 @@ box (visible on any colour). All coordinates are cell units: cell (row r, col c)
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+_RASTER_DEVICES = (1, 2, 3)  # QInternal.Widget, Pixmap, Image (not Printer, Picture)
 EMPTY_ROW_COLOUR = QColor(200, 40, 40)
 ARGMAX_MIN_CELL_PX = 9  # smaller cells: the boxes would hide the colours they mark
 
@@ -28,11 +31,91 @@ class HeatmapImageItem(pg.ImageItem):
         super().__init__(**kwargs)
         self._fast = (QImage.Format.Format_RGB32 if opaque
                       else QImage.Format.Format_ARGB32_Premultiplied)
+        self._pooled: tuple | None = None  # (what it was made from, QImage)
+        self._pooler: pg.ImageItem | None = None
 
     def render(self):
         super().render()
         if self.qimage is not None and self.qimage.format() != self._fast:
             self.qimage = self.qimage.convertToFormat(self._fast)
+
+    def pool_factors(self, painter: QPainter) -> tuple[int, int]:
+        """(rows, cols) per drawn block at this painter's device pixels (1, 1: no pooling).
+
+        Vector output (SVG, print) always gets every cell."""
+        if self.image is None or self.axisOrder != "row-major" or painter.device() is None \
+                or painter.device().devType() not in _RASTER_DEVICES:
+            return 1, 1
+        t = painter.deviceTransform()  # item (cell) units to device pixels, scale included
+        n_rows, n_cols = self.image.shape[:2]
+        return (pool_factor(n_rows, n_rows * math.hypot(t.m21(), t.m22())),
+                pool_factor(n_cols, n_cols * math.hypot(t.m11(), t.m12())))
+
+    def paint(self, painter, *args):
+        """More cells than device pixels: draw block maxima (max_pool below) instead of letting the
+        raster engine drop rows and columns, and colour-map only those blocks. The item's
+        image (hover, export, tests) stays the full matrix."""
+        rows, cols = self.pool_factors(painter)
+        if (rows, cols) == (1, 1):
+            super().paint(painter, *args)
+            return
+        n_rows, n_cols = self.image.shape[:2]
+        painter.drawImage(QRectF(0, 0, n_cols, n_rows), self._pooled_image(rows, cols),
+                          QRectF(0, 0, n_cols / cols, n_rows / rows))
+
+    def _pooled_image(self, rows: int, cols: int) -> QImage:
+        """The pooled blocks in this item's colours (same levels and lookup table), cached
+        until the image, factors, levels or colormap change."""
+        levels = None if self.levels is None else np.asarray(self.levels).tolist()
+        if self._pooled is not None:
+            (image, lut, rest), pooled = self._pooled
+            if image is self.image and lut is self.lut and rest == (rows, cols, levels):
+                return pooled
+        if self._pooler is None:
+            self._pooler = pg.ImageItem(axisOrder="row-major")
+        self._pooler.setLookupTable(self.lut, update=False)
+        self._pooler.setImage(max_pool(self.image, rows, cols), autoLevels=False,
+                              levels=self.levels)
+        self._pooler.render()
+        image = self._pooler.qimage.convertToFormat(self._fast)
+        self._pooled = ((self.image, self.lut, (rows, cols, levels)), image)
+        return image
+
+
+# -- more cells than pixels ---------------------------------------------------------------------
+# Matrices with more cells than the screen has pixels, reduced so no maximum disappears.
+#
+# Drawing a 512 x 512 matrix into a 300-pixel panel makes the raster engine sample 300 of the 512
+# rows and columns: the rest, and any row's largest weight among them, are simply not shown (and
+# the whole image is colour-mapped and scaled on every paint). Block max-pooling keeps every
+# block's largest value, so each row's most-attended key still lights up its block.
+
+def pool_factor(cells: int, pixels: float) -> int:
+    """Cells per block along one axis: 1 while every cell gets at least one pixel, else the
+    fewest cells per block that leave a block no smaller than a pixel."""
+    if pixels <= 0 or cells <= pixels:
+        return 1
+    return math.ceil(cells / pixels)
+
+
+def max_pool(matrix: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """(ceil(n / rows), ceil(m / cols)) block maxima of a (n, m) matrix; the last blocks may
+    hold fewer cells. `matrix` itself when both factors are 1."""
+    if rows == 1 and cols == 1:
+        return matrix
+    return _pool_rows(_pool_rows(matrix, rows).T, cols).T
+
+
+def _pool_rows(matrix: np.ndarray, rows: int) -> np.ndarray:
+    """Maxima of blocks of `rows` consecutive rows: an elementwise maximum of `rows` strided
+    views (a few whole-array passes; numpy's max over a reshaped block axis is ~10x slower)."""
+    if rows == 1:
+        return matrix
+    out = matrix[0::rows].copy()  # (out_n, m)
+    for offset in range(1, rows):
+        part = matrix[offset::rows]  # out_n or out_n - 1 rows: the last block may be short
+        np.maximum(out[: len(part)], part, out=out[: len(part)])
+    return out
 
 
 def cells_path(rows: np.ndarray, cols: np.ndarray, inset: float = 0.06) -> QPainterPath:

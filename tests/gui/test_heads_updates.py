@@ -1,0 +1,133 @@
+"""An update at the same size only swaps data: no view box resizes, no axis rebuilds its ticks.
+
+A title's text width used to set its column's share of the grid: a new entropy with a wider
+digit moved the column edges by a pixel, which reset both axes of that head and rebuilt all
+their tick labels on every seed change (most of the GUI thread's time at 32 x 256 x 8).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from explorer.core import AttentionConfig, forward
+from explorer.gui.heads.grid import HeadsGrid
+from explorer.gui.plotting.token_axis import TokenAxis
+
+
+def _result(seed: int, entropy: float | None = None, n: int = 32, heads: int = 8):
+    """A forward result; `entropy`: every query row of heads 0 and 1 gets this entropy (so
+    their titles read 'H̄ entropy' while the other heads keep theirs)."""
+    result = forward(AttentionConfig(tokens=tuple(f"t{i}" for i in range(n)), d_model=8 * heads,
+                                     n_heads=heads, seed=seed))
+    if entropy is None:
+        return result
+    values = result.stats.entropy.copy()
+    values[:2] = entropy
+    return dataclasses.replace(result, stats=dataclasses.replace(result.stats, entropy=values))
+
+
+@pytest.fixture
+def grid(qtbot):
+    widget = HeadsGrid()
+    qtbot.addWidget(widget)
+    widget.resize(1200, 800)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def _painted(qtbot, grid) -> None:
+    qtbot.wait(5)
+    grid.graphics_view().grab()  # paints every axis that must repaint
+
+
+def test_same_size_update_resizes_nothing_and_keeps_axis_ticks(grid, qtbot, monkeypatch):
+    grid.set_result(_result(1, entropy=1.11))
+    _painted(qtbot, grid)
+    rebuilt, resized = [], []
+    original = TokenAxis.generateDrawSpecs
+
+    def counting(axis, painter):
+        rebuilt.append(axis)
+        return original(axis, painter)
+
+    monkeypatch.setattr(TokenAxis, "generateDrawSpecs", counting)
+    boxes = [plot.getViewBox() for plot in grid.plot_items()]
+    ranges = [box.viewRange() for box in boxes]
+    for box in boxes:
+        box.sigResized.connect(resized.append)
+    for seed, entropy in ((2, 4.44), (3, None), (4, 1.11), (5, 0.44)):
+        grid.set_result(_result(seed, entropy))
+        _painted(qtbot, grid)
+    assert grid.panel(0).plot.titleLabel.text.endswith("H̄ 0.44")  # the titles did change
+    assert resized == []
+    assert rebuilt == []
+    assert [box.viewRange() for box in boxes] == ranges
+
+
+def test_a_new_size_still_rebuilds_the_ticks(grid, qtbot, monkeypatch):
+    """The counter above can see a rebuild: a new token count is one."""
+    grid.set_result(_result(1))
+    _painted(qtbot, grid)
+    rebuilt = []
+    original = TokenAxis.generateDrawSpecs
+    monkeypatch.setattr(TokenAxis, "generateDrawSpecs",
+                        lambda axis, p: rebuilt.append(axis) or original(axis, p))
+    grid.set_result(_result(1, n=40))
+    _painted(qtbot, grid)
+    assert len(rebuilt) >= 16
+    assert np.array_equal(grid.head_image(0), _result(1, n=40).weights[0])
+
+
+# -- more cells than pixels ----------------------------------------------------------------------
+def _painted_factors(grid, qtbot, head=0):
+    """The pooling factors the head's image used at its last paint on the screen."""
+    seen = []
+    panel = grid.panel(head)
+    original = type(panel.image).pool_factors
+
+    def spy(item, painter):
+        factors = original(item, painter)
+        if item is panel.image:
+            seen.append(factors)
+        return factors
+
+    type(panel.image).pool_factors = spy
+    try:
+        grid.graphics_view().viewport().repaint()
+        qtbot.wait(5)
+    finally:
+        type(panel.image).pool_factors = original
+    return seen[-1]
+
+
+def test_large_matrix_is_drawn_pooled_and_keeps_every_rows_peak(grid, qtbot):
+    """512 keys in a ~250-pixel panel: blocks of 2 or 3 cells, each row's peak still shown."""
+    result = _result(1, n=512, heads=4)
+    weights = result.weights.copy()  # one sharp peak per row, as a trained head would have
+    rng = np.random.default_rng(0)
+    peaks = rng.integers(0, 512, 512)
+    weights[0] = 1e-4
+    weights[0, np.arange(512), peaks] = 1.0
+    result = dataclasses.replace(result, weights=weights)
+    grid.set_result(result)
+    _painted(qtbot, grid)
+    rows, cols = _painted_factors(grid, qtbot)
+    assert rows > 1 and cols > 1
+    item = grid.panel(0).image
+    assert item.image is grid.head_image(0) and item.image.shape == (512, 512)  # hover: real cells
+    image = grid.grab().toImage()
+    low = tuple(int(v) for v in item.lut[0][:3])
+    view = grid.graphics_view()
+    missed = []
+    for row in range(0, 512, 7):
+        scene = grid.panel(0).cell_scene_pos(row, int(peaks[row]))
+        centre = view.mapTo(grid, view.mapFromScene(scene))
+        around = {image.pixelColor(centre.x() + dx, centre.y() + dy).getRgb()[:3]
+                  for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        if around == {low}:  # nothing but the background weight near the peak: it was dropped
+            missed.append(row)
+    assert missed == []
