@@ -43,7 +43,7 @@ for fmt, kw in (("png", dict(scale=2.0, title=True)), ("svg", dict(title=True)),
         if spec.kind == "window" and fmt == "csv":
             continue
         name, data = export_from_window(win, spec, ExportOptions(fmt=fmt, **kw))
-        open(os.path.join(out, fmt, name), "wb").write(data)
+        open(os.path.join(out, fmt, name), "wb").write(bytes(data))  # a CSV comes Streamed
 win.close()
 state.shutdown(0)
 print("ok", sorted(os.listdir(os.path.join(out, "png"))))
