@@ -16,6 +16,7 @@ from ..learned.generation_view import GenerationView
 from ..learned.info import LearnedInfoStrip
 from ..learned.overview import ModelOverview
 from ..learned.source import ModelSourceControl
+from ..plotting.i18n import translate
 
 
 def install_learned(window, state: LearnedState | None = None) -> LearnedState:
@@ -23,12 +24,12 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     learned.set_device(window.state.config.device)
     window.learned = learned
     window.model_source = ModelSourceControl(learned)
-    window.controls.add_source_group("Model source", window.model_source)
+    window.controls.add_source_group(translate("window.learned_wiring", "Model source"), window.model_source)
     window.model_overview = ModelOverview(learned)
     window.model_overview.set_colormap(window.state.view.colormap)
-    window.add_view("Model overview", window.model_overview)
+    window.add_view(translate("window.learned_wiring", "Model overview"), window.model_overview)
     window.generation_view = GenerationView(learned)
-    window.add_view("Generate (decoder)", window.generation_view)
+    window.add_view(translate("window.learned_wiring", "Generate (decoder)"), window.generation_view)
     window.learned_strip = LearnedInfoStrip(learned)  # in place of the random model's info strip
     window.centralWidget().layout().addWidget(window.learned_strip)
     window.learned_strip.set_presentation(window.state.view.presentation)
