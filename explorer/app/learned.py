@@ -179,7 +179,9 @@ def effect_text(effect: dict) -> str:
     """One line: '2 heads off (L17H4, L18H6): loss 2.41 → 3.10 nats (+0.69); next: …'."""
     heads = ", ".join(f"L{layer}H{head}" for layer, head in effect["heads"][:6])
     more = translate("app.learned", " +{n} more").format(n=len(effect['heads']) - 6) if len(effect["heads"]) > 6 else ""
-    text = translate("app.learned", "{n} heads off ({heads}): ").format(n=effect['heads_off'], heads=heads + more)
+    off = (translate("app.learned", "{n} head off ({heads}): ") if effect["heads_off"] == 1
+           else translate("app.learned", "{n} heads off ({heads}): "))
+    text = off.format(n=effect["heads_off"], heads=heads + more)
     if "loss" in effect and effect["loss"] is not None:
         change = effect["loss_pruned"] - effect["loss"]
         (a, pa, _), (b, pb, _) = effect["next_top"][0], effect["next_top_pruned"][0]

@@ -68,6 +68,10 @@
         <translation> 외 {n}개</translation>
     </message>
     <message>
+        <source>{n} head off ({heads}): </source>
+        <translation>헤드 {n}개 끔 ({heads}): </translation>
+    </message>
+    <message>
         <source>{n} heads off ({heads}): </source>
         <translation>헤드 {n}개 끔 ({heads}): </translation>
     </message>
@@ -812,6 +816,10 @@ click to open it; {state}</source>
     <message>
         <source>The overview shows a pretrained model: choose one under Model source.</source>
         <translation>개요는 사전학습 모델을 보여 줍니다: 모델 소스에서 하나를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>{n} head off: measuring…</source>
+        <translation>헤드 {n}개 끔: 측정 중…</translation>
     </message>
     <message>
         <source>{n} heads off: measuring…</source>

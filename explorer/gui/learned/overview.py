@@ -260,7 +260,9 @@ class ModelOverview(QWidget):
         self.canvas.set_pruned(heads)
         self.all_on.setEnabled(bool(heads))
         if heads:
-            self.effect.setText(translate("learned.overview", "{n} heads off: measuring…").format(n=len(heads)))
+            off = (translate("learned.overview", "{n} head off: measuring…") if len(heads) == 1
+                   else translate("learned.overview", "{n} heads off: measuring…"))
+            self.effect.setText(off.format(n=len(heads)))
         else:
             self.effect.setText(translate("learned.overview", "Right-click a tile to switch that head off and see what it changes."))
 
