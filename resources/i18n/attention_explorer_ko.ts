@@ -13,7 +13,7 @@
     </message>
     <message>
         <source>first</source>
-        <translation>첫</translation>
+        <translation>처음</translation>
     </message>
     <message>
         <source>ind</source>
@@ -759,7 +759,7 @@
     <name>learned.overview</name>
     <message>
         <source>the sentence</source>
-        <translation>문장</translation>
+        <translation>입력 문장</translation>
     </message>
     <message>
         <source>repeat the sentence</source>
