@@ -1570,6 +1570,18 @@ click to open it; {state}</source>
 <context>
     <name>window.learned_wiring</name>
     <message>
+        <source>the text is empty</source>
+        <translation>텍스트가 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>the text is {n} tokens long; {model} accepts at most {limit}</source>
+        <translation>텍스트가 토큰 {n}개로 깁니다: {model} 모델은 최대 {limit}개까지 받습니다</translation>
+    </message>
+    <message>
+        <source>the text is {n} characters long; {model} accepts at most {limit} tokens (and {chars} characters)</source>
+        <translation>텍스트가 {n}자로 깁니다: {model} 모델은 최대 토큰 {limit}개(그리고 {chars}자)까지 받습니다</translation>
+    </message>
+    <message>
         <source>Model source</source>
         <translation>모델 소스</translation>
     </message>

@@ -254,3 +254,23 @@ def test_topic_notes_and_titles_follow_the_language(korean_ui):
     assert TEXTS["masks"].menu_title == "패딩 마스크와 마스크 결합"
     install_language("en")
     assert note("all_pruned").startswith("All heads are pruned")
+
+
+def test_the_model_layers_commonest_refusals_reach_the_status_bar_in_korean(korean_ui):
+    """learned_wiring.error_text matches core's own wording (raised here, not copied), so a
+    changed message in core fails this instead of showing English in the Korean UI."""
+    from types import SimpleNamespace
+    from explorer.core.learned.analysis import MAX_CHARS_PER_TOKEN, check_length, tokenize
+    from explorer.app.runner import describe_error
+    from explorer.gui.window.learned_wiring import error_text
+    model = SimpleNamespace(spec=SimpleNamespace(name="minilm-l6", max_tokens=4))
+    shown = []
+    for call in (lambda: tokenize(model, "  "), lambda: check_length(model, 9),
+                 lambda: tokenize(model, "x" * (MAX_CHARS_PER_TOKEN * 4 + 1))):
+        with pytest.raises(Exception) as caught:
+            call()
+        shown.append(error_text(describe_error(caught.value)))
+    assert shown[0] == "텍스트가 비어 있습니다"
+    assert shown[1] == "텍스트가 토큰 9개로 깁니다: minilm-l6 모델은 최대 4개까지 받습니다"
+    assert shown[2].startswith(f"텍스트가 {MAX_CHARS_PER_TOKEN * 4 + 1}자로 깁니다")
+    assert error_text("something else entirely") == "something else entirely"
