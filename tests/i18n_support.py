@@ -23,7 +23,9 @@ ALLOW = {
     "sin", "cos", "log", "max", "mean", "randn", "exp",
     # libraries, number types, devices and file formats the user picks by these names
     "numpy", "torch", "cpu", "cuda", "float64", "float32", "png", "svg", "csv",
-    "flop", "flops", "nats", "px", "ms", "kib", "mib", "gib", "bytes",
+    "flop", "flops", "mflop", "nats", "px", "ms", "kib", "mib", "gib", "bytes",
+    # model families, weight formats and tokenizer algorithms of the pretrained models (their names)
+    "bert", "llama", "gguf", "safetensors", "wordpiece", "sentencepiece", "unigram",
     # the colormaps (pyqtgraph/matplotlib names)
     "viridis", "magma", "inferno", "plasma", "cividis", "turbo", "gray", "greys", "grey",
     # GPT-2 (a model's name), Lab (the course's "Lab 3")
@@ -39,13 +41,13 @@ ALLOW = {
     # View → "Language / 언어" and "English": bilingual on purpose, so anyone finds the way back
     "language", "english",
 }
-# names like d_model, W_O, q_t, h0, X, PE are symbols: one or two letters, or with _ or digits
-SYMBOL = re.compile(r"^(?:[A-Za-z]{1,2}\d*̄?|[A-Za-z]+_[A-Za-z0-9_]+|[A-Za-z]\d+|H̄|[A-Z]{2,3})$")
+# names like d_model, W_O, q_t, Q4_0, h0, X, PE, L3H5 (layer 3, head 5) are symbols: one or two letters, or with _ or digits
+SYMBOL = re.compile(r"^(?:[A-Za-z]{1,2}\d*̄?|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Za-z]\d+|L\d+H\d+|H̄|[A-Z]{2,3})$")
 WORD = re.compile(r"[A-Za-z][A-Za-z_0-9̄]*")
 
 
 def english_words(text: str, tokens=()) -> list[str]:
-    text = re.sub(r"<[^>]+>", " ", text)  # rich-text tags
+    text = re.sub(r"<[^>]+>|&[a-z]+;", " ", text)  # rich-text tags and entities (&nbsp;)
     text = text.replace("Attention Explorer", " ")  # the product's name (title bar, About)
     for token in tokens:  # whole tokens only ("to" must not eat into "torch")
         text = re.sub(rf"(?<![A-Za-z]){re.escape(token)}(?![A-Za-z])", " ", text)

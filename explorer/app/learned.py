@@ -18,11 +18,26 @@ import numpy as np
 from ..core.config import ConfigError
 from ..core.learned import HeadRole, ModelSpec, find_repeat, get_spec, load_model, score_heads
 from ..core.stats import row_entropy
+from .i18n import QT_TRANSLATE_NOOP, translate
 
 SEQUENCES = ("text", "repeat", "random")   # the sentence; the sentence twice; random tokens twice
 RANDOM_LENGTH = 20                         # tokens in each copy of "random tokens repeated"
-ROLE_SHORT = {"previous-token": "prev", "next-token": "next", "first-token": "first",
-              "induction": "ind", "broad": "broad", "mixed": "mix"}   # short labels for titles, tiles
+ROLE_SHORT = {"previous-token": QT_TRANSLATE_NOOP("app.learned", "prev"), "next-token": QT_TRANSLATE_NOOP("app.learned", "next"),
+              "first-token": QT_TRANSLATE_NOOP("app.learned", "first"), "induction": QT_TRANSLATE_NOOP("app.learned", "ind"),
+              "broad": QT_TRANSLATE_NOOP("app.learned", "broad"), "mixed": QT_TRANSLATE_NOOP("app.learned", "mix")}  # titles, tiles
+_ROLE_MARKS = (QT_TRANSLATE_NOOP("app.learned", "previous-token"), QT_TRANSLATE_NOOP("app.learned", "next-token"),
+               QT_TRANSLATE_NOOP("app.learned", "first-token"), QT_TRANSLATE_NOOP("app.learned", "induction"),
+               QT_TRANSLATE_NOOP("app.learned", "broad"), QT_TRANSLATE_NOOP("app.learned", "mixed"))  # role names (lupdate)
+
+
+def role_name(role: str) -> str:
+    """A role's name in the UI language ('induction' -> '유도')."""
+    return translate("app.learned", role) if role in ROLE_SHORT else role
+
+
+def role_short(role: str) -> str:
+    """A role's short label in the UI language ('ind')."""
+    return translate("app.learned", ROLE_SHORT[role])
 
 
 @dataclass(frozen=True)
@@ -86,15 +101,19 @@ class LayerPicture:
     def head_title(self, head: int) -> str:
         """'head 2 · prev 1.00': the head and its role (the heads grid's panel title)."""
         role = self.analysis.role(self.layer, head)
-        return f"head {head}  ·  {ROLE_SHORT[role.role]} {role.score:.2f}"
+        return translate("app.learned", "head {head}  ·  {role} {score}").format(
+            head=head, role=role_short(role.role), score=f"{role.score:.2f}")
 
     def describe_cell(self, head: int, query: int, key: int) -> str:
         tokens = self.tokens
-        where = f"L{self.layer} head {head}: {tokens[query]} → {tokens[key]}"
+        where = translate("app.learned", "L{layer} head {head}: {query} → {key}").format(
+            layer=self.layer, head=head, query=tokens[query], key=tokens[key])
         if not self.mask[query, key]:
-            return f"{where}: masked (a decoder cannot look ahead)"
+            return translate("app.learned", "{where}: masked (a decoder cannot look ahead)").format(where=where)
         role = self.analysis.role(self.layer, head)
-        return f"{where}, weight {float(self.weights[head, query, key]):.3f}  ·  {role.role} {role.score:.2f}"
+        return translate("app.learned", "{where}, weight {weight}  ·  {role} {score}").format(
+            where=where, weight=f"{float(self.weights[head, query, key]):.3f}", role=role_name(role.role),
+            score=f"{role.score:.2f}")
 
 
 def layer_picture(analysis: Analysis, layer: int) -> LayerPicture:
@@ -159,13 +178,17 @@ def prune(name: str, device: str, text: str, sequence: str, seed: int, heads: fr
 def effect_text(effect: dict) -> str:
     """One line: '2 heads off (L17H4, L18H6): loss 2.41 → 3.10 nats (+0.69); next: …'."""
     heads = ", ".join(f"L{layer}H{head}" for layer, head in effect["heads"][:6])
-    more = f" +{len(effect['heads']) - 6} more" if len(effect["heads"]) > 6 else ""
-    text = f"{effect['heads_off']} head{'s' if effect['heads_off'] != 1 else ''} off ({heads}{more}): "
+    more = translate("app.learned", " +{n} more").format(n=len(effect['heads']) - 6) if len(effect["heads"]) > 6 else ""
+    off = (translate("app.learned", "{n} head off ({heads}): ") if effect["heads_off"] == 1
+           else translate("app.learned", "{n} heads off ({heads}): "))
+    text = off.format(n=effect["heads_off"], heads=heads + more)
     if "loss" in effect and effect["loss"] is not None:
         change = effect["loss_pruned"] - effect["loss"]
         (a, pa, _), (b, pb, _) = effect["next_top"][0], effect["next_top_pruned"][0]
-        return (text + f"loss {effect['loss']:.2f} → {effect['loss_pruned']:.2f} nats ({change:+.2f}); "
-                f"next token {a} {pa:.2f} → {b} {pb:.2f}")
+        return text + translate("app.learned", "loss {loss} → {pruned} nats ({change}); next token {a} {pa} → {b} {pb}").format(
+            loss=f"{effect['loss']:.2f}", pruned=f"{effect['loss_pruned']:.2f}", change=f"{change:+.2f}",
+            a=a, pa=f"{pa:.2f}", b=b, pb=f"{pb:.2f}")
     if "sentence_cosine" in effect:
-        return text + f"sentence vector's cosine to the unpruned one {effect['sentence_cosine']:.4f}"
+        return text + translate("app.learned", "sentence vector's cosine to the unpruned one {cos}").format(
+            cos=f"{effect['sentence_cosine']:.4f}")
     return text

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.learned import load_model
+from .i18n import translate
 
 BYTES_FORMULA = "2 (K and V) × layers × KV heads × positions × d_head × 4 bytes"
 
@@ -46,17 +47,20 @@ def generate(name: str, device: str, text: str, k: int, should_stop=None) -> Gen
 def cache_text(spec, record) -> str:
     """Bytes of the cache after a step, and what grouped-query attention saves."""
     saving = 1 - record.cache_bytes / record.cache_bytes_mha
-    return (f"cache after this step: {record.cached} positions → {record.cache_bytes:,} bytes = "
-            f"2 × {spec.layers} layers × {spec.kv_heads} KV heads × {record.cached} × "
-            f"{spec.d_head} × 4 B.  With one K/V per query head ({spec.heads}) it would be "
-            f"{record.cache_bytes_mha:,} bytes: grouped-query attention ({spec.heads} query heads "
-            f"share {spec.kv_heads} K/V heads) saves {saving:.0%}.")
+    return translate("app.learned_generation", "cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × "
+                     "{kv} KV heads × {cached} × {d_head} × 4 B.  With one K/V per query head ({heads}) it "
+                     "would be {mha} bytes: grouped-query attention ({heads} query heads share {kv} K/V "
+                     "heads) saves {saving}.").format(
+        cached=record.cached, bytes=f"{record.cache_bytes:,}", layers=spec.layers, kv=spec.kv_heads,
+        d_head=spec.d_head, heads=spec.heads, mha=f"{record.cache_bytes_mha:,}", saving=f"{saving:.0%}")
 
 
 def flops_text(record) -> str:
     ratio = record.flops_recompute / max(1, record.flops_cached)
     check = ("" if record.max_diff is None else
-             f"  Cached step = full causal pass: max |difference| {record.max_diff:.1e}.")
-    return (f"this step: {record.flops_cached / 1e6:,.1f} MFLOP with the cache, "
-            f"{record.flops_recompute / 1e6:,.1f} MFLOP recomputing every position (×{ratio:.1f})."
-            + check)
+             translate("app.learned_generation", "  Cached step = full causal pass: max |difference| {diff}.").format(
+                 diff=f"{record.max_diff:.1e}"))
+    return translate("app.learned_generation", "this step: {cached} MFLOP with the cache, {full} MFLOP recomputing every "
+                     "position (×{ratio}).").format(cached=f"{record.flops_cached / 1e6:,.1f}",
+                                                     full=f"{record.flops_recompute / 1e6:,.1f}",
+                                                     ratio=f"{ratio:.1f}") + check

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..core.config import ConfigError
 from ..core.learned import MODELS, get_spec, is_installed
 from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture, prune
+from .i18n import translate
 from .observable import Event, Observable
 from .runner import Runner, describe_error
 from .state import Field
@@ -94,7 +95,8 @@ class LearnedState(Observable):
                 self.error.emit(str(exc))
                 return False
             if not is_installed(spec):
-                self.error.emit(f"{name} is not installed: {spec.install_command}")
+                self.error.emit(translate("app.learned_state", "{name} is not installed: {command}").format(
+                    name=name, command=spec.install_command))
                 return False
         if name == self.source:
             return True
@@ -158,10 +160,10 @@ class LearnedState(Observable):
         """Step the chosen decoder through the text and `k` tokens of its own (off the GUI thread)."""
         spec = MODELS.get(self.source)
         if spec is None or spec.kind != "decoder":
-            self.error.emit("generation needs a decoder: choose smollm2-135m as the model source")
+            self.error.emit(translate("app.learned_state", "generation needs a decoder: choose smollm2-135m as the model source"))
             return False
         from .learned_generation import generate
-        self._set_busy(f"generating with {self.source}…")
+        self._set_busy(translate("app.learned_state", "generating with {model}…").format(model=self.source))
         self._generations.submit(job or generate, self.source, self.device, self.text, k,
                                  cancellable=True)
         return True
@@ -180,7 +182,8 @@ class LearnedState(Observable):
         if self.is_random:
             return
         key = (self.source, self.device)
-        self._set_busy(f"{'running' if key in self._loaded else 'loading'} {self.source}…")
+        self._set_busy((translate("app.learned_state", "running {model}…") if key in self._loaded
+                        else translate("app.learned_state", "loading {model}…")).format(model=self.source))
         self._channel.submit(self._job, self.source, self.device, self.text, self.sequence,
                              self.seed, cancellable=True)
         self._submit_effect()

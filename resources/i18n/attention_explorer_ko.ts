@@ -2,6 +2,127 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
 <context>
+    <name>app.learned</name>
+    <message>
+        <source>prev</source>
+        <translation>이전</translation>
+    </message>
+    <message>
+        <source>next</source>
+        <translation>다음</translation>
+    </message>
+    <message>
+        <source>first</source>
+        <translation>처음</translation>
+    </message>
+    <message>
+        <source>ind</source>
+        <translation>유도</translation>
+    </message>
+    <message>
+        <source>broad</source>
+        <translation>넓음</translation>
+    </message>
+    <message>
+        <source>mix</source>
+        <translation>혼합</translation>
+    </message>
+    <message>
+        <source>previous-token</source>
+        <translation>이전 토큰</translation>
+    </message>
+    <message>
+        <source>next-token</source>
+        <translation>다음 토큰</translation>
+    </message>
+    <message>
+        <source>first-token</source>
+        <translation>첫 토큰</translation>
+    </message>
+    <message>
+        <source>induction</source>
+        <translation>유도</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>혼합</translation>
+    </message>
+    <message>
+        <source>head {head}  ·  {role} {score}</source>
+        <translation>헤드 {head}  ·  {role} {score}</translation>
+    </message>
+    <message>
+        <source>L{layer} head {head}: {query} → {key}</source>
+        <translation>L{layer} 헤드 {head}: {query} → {key}</translation>
+    </message>
+    <message>
+        <source>{where}: masked (a decoder cannot look ahead)</source>
+        <translation>{where}: 마스크됨 (디코더는 뒤의 토큰을 볼 수 없습니다)</translation>
+    </message>
+    <message>
+        <source>{where}, weight {weight}  ·  {role} {score}</source>
+        <translation>{where}, 가중치 {weight}  ·  {role} {score}</translation>
+    </message>
+    <message>
+        <source> +{n} more</source>
+        <translation> 외 {n}개</translation>
+    </message>
+    <message>
+        <source>{n} head off ({heads}): </source>
+        <translation>헤드 {n}개 끔 ({heads}): </translation>
+    </message>
+    <message>
+        <source>{n} heads off ({heads}): </source>
+        <translation>헤드 {n}개 끔 ({heads}): </translation>
+    </message>
+    <message>
+        <source>loss {loss} → {pruned} nats ({change}); next token {a} {pa} → {b} {pb}</source>
+        <translation>손실 {loss} → {pruned} nats ({change}); 다음 토큰 {a} {pa} → {b} {pb}</translation>
+    </message>
+    <message>
+        <source>sentence vector&apos;s cosine to the unpruned one {cos}</source>
+        <translation>가지치기 전 문장 벡터와의 코사인 유사도 {cos}</translation>
+    </message>
+</context>
+<context>
+    <name>app.learned_generation</name>
+    <message>
+        <source>cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × {kv} KV heads × {cached} × {d_head} × 4 B.  With one K/V per query head ({heads}) it would be {mha} bytes: grouped-query attention ({heads} query heads share {kv} K/V heads) saves {saving}.</source>
+        <translation>이 단계 후 캐시: 위치 {cached}개 → {bytes}바이트 = 2 × 레이어 {layers}개 × KV 헤드 {kv}개 × {cached} × {d_head} × 4 B.  쿼리 헤드마다 K/V를 따로 두면({heads}개) {mha}바이트입니다: 그룹 쿼리 어텐션(쿼리 헤드 {heads}개가 K/V 헤드 {kv}개를 공유)으로 {saving} 절약합니다.</translation>
+    </message>
+    <message>
+        <source>  Cached step = full causal pass: max |difference| {diff}.</source>
+        <translation>  캐시를 쓴 단계 = 전체 인과 계산: 최대 |차이| {diff}.</translation>
+    </message>
+    <message>
+        <source>this step: {cached} MFLOP with the cache, {full} MFLOP recomputing every position (×{ratio}).</source>
+        <translation>이 단계: 캐시를 쓰면 {cached} MFLOP, 모든 위치를 다시 계산하면 {full} MFLOP (×{ratio}).</translation>
+    </message>
+</context>
+<context>
+    <name>app.learned_state</name>
+    <message>
+        <source>{name} is not installed: {command}</source>
+        <translation>{name} 모델이 설치되어 있지 않습니다: {command}</translation>
+    </message>
+    <message>
+        <source>generation needs a decoder: choose smollm2-135m as the model source</source>
+        <translation>생성에는 디코더가 필요합니다: 모델 소스로 smollm2-135m을 선택하세요</translation>
+    </message>
+    <message>
+        <source>generating with {model}…</source>
+        <translation>{model}(으)로 생성 중…</translation>
+    </message>
+    <message>
+        <source>running {model}…</source>
+        <translation>{model} 실행 중…</translation>
+    </message>
+    <message>
+        <source>loading {model}…</source>
+        <translation>{model} 불러오는 중…</translation>
+    </message>
+</context>
+<context>
     <name>controls.model</name>
     <message>
         <source>d_model</source>
@@ -546,6 +667,221 @@
     <message>
         <source>cached output = row {row} of the full causal pass: max |difference| = {diff} {mark}</source>
         <translation>캐시 출력 = 전체 인과 계산의 {row}행: 최대 |차이| = {diff} {mark}</translation>
+    </message>
+</context>
+<context>
+    <name>learned.generation_view</name>
+    <message>
+        <source>next token, top 5</source>
+        <translation>다음 토큰, 상위 5개</translation>
+    </message>
+    <message>
+        <source>generate </source>
+        <translation>생성할 토큰 </translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation>개</translation>
+    </message>
+    <message>
+        <source>step through with the KV cache</source>
+        <translation>KV 캐시로 한 단계씩 생성</translation>
+    </message>
+    <message>
+        <source>KV head </source>
+        <translation>KV 헤드 </translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>위치</translation>
+    </message>
+    <message>
+        <source>{name} cache</source>
+        <translation>{name} 캐시</translation>
+    </message>
+    <message>
+        <source>Press the button to feed the sentence through the decoder token by token and let it continue.</source>
+        <translation>버튼을 누르면 문장을 디코더에 토큰 하나씩 넣은 뒤, 모델이 이어서 생성합니다.</translation>
+    </message>
+    <message>
+        <source>Generation needs a decoder: choose smollm2-135m under Model source.</source>
+        <translation>생성에는 디코더가 필요합니다: 모델 소스에서 smollm2-135m을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>(red: chosen by the model)</source>
+        <translation>(빨간색: 모델이 고른 토큰)</translation>
+    </message>
+    <message>
+        <source>generated by the model</source>
+        <translation>모델이 생성</translation>
+    </message>
+    <message>
+        <source>from the sentence</source>
+        <translation>문장에서</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;step {position}&lt;/b&gt;: fed {token} ({kind})</source>
+        <translation>&lt;b&gt;{position}단계&lt;/b&gt;: {token} 입력 ({kind})</translation>
+    </message>
+    <message>
+        <source>the real cache of layer {layer}, KV head {head} (shared by query heads {first}–{last}), positions 0–{end}</source>
+        <translation>레이어 {layer}, KV 헤드 {head}의 실제 캐시 (쿼리 헤드 {first}–{last}가 공유), 위치 0–{end}</translation>
+    </message>
+</context>
+<context>
+    <name>learned.info</name>
+    <message>
+        <source>{name} · layer {layer} of 0–{last} · {n} tokens · {ms} ms on {device}</source>
+        <translation>{name} · 레이어 {layer} (0–{last}) · 토큰 {n}개 · {device}에서 {ms} ms</translation>
+    </message>
+    <message>
+        <source> · next: {top}</source>
+        <translation> · 다음: {top}</translation>
+    </message>
+    <message>
+        <source> · loss {loss} nats</source>
+        <translation> · 손실 {loss} nats</translation>
+    </message>
+    <message>
+        <source>previous layer</source>
+        <translation>이전 레이어</translation>
+    </message>
+    <message>
+        <source>next layer</source>
+        <translation>다음 레이어</translation>
+    </message>
+    <message>
+        <source>{busy} (until it is ready, the picture is the previous one)</source>
+        <translation>{busy} (준비될 때까지 이전 그림을 보여 줍니다)</translation>
+    </message>
+</context>
+<context>
+    <name>learned.overview</name>
+    <message>
+        <source>the sentence</source>
+        <translation>입력 문장</translation>
+    </message>
+    <message>
+        <source>repeat the sentence</source>
+        <translation>문장 반복</translation>
+    </message>
+    <message>
+        <source>random tokens repeated</source>
+        <translation>무작위 토큰 반복</translation>
+    </message>
+    <message>
+        <source>frame = role:</source>
+        <translation>테두리 = 역할:</translation>
+    </message>
+    <message>
+        <source>{name} · {n} tokens · strongest: {parts}</source>
+        <translation>{name} · 토큰 {n}개 · 가장 강한 헤드: {parts}</translation>
+    </message>
+    <message>
+        <source>Choose a pretrained model under Controls → Model source</source>
+        <translation>설정 → 모델 소스에서 사전학습 모델을 선택하세요</translation>
+    </message>
+    <message>
+        <source>off (right-click: on again)</source>
+        <translation>꺼짐 (오른쪽 클릭: 다시 켜기)</translation>
+    </message>
+    <message>
+        <source>right-click: switch it off</source>
+        <translation>오른쪽 클릭: 끄기</translation>
+    </message>
+    <message>
+        <source>layer {layer} head {head}: {role} {score}
+{others}
+click to open it; {state}</source>
+        <translation>레이어 {layer} 헤드 {head}: {role} {score}
+{others}
+클릭: 크게 보기; {state}</translation>
+    </message>
+    <message>
+        <source>all heads on</source>
+        <translation>모든 헤드 켜기</translation>
+    </message>
+    <message>
+        <source>switch every head on again (right-click a tile to switch it off)</source>
+        <translation>모든 헤드를 다시 켭니다 (타일을 오른쪽 클릭하면 그 헤드를 끕니다)</translation>
+    </message>
+    <message>
+        <source>new random tokens</source>
+        <translation>새 무작위 토큰</translation>
+    </message>
+    <message>
+        <source>Right-click a tile to switch that head off and see what it changes.</source>
+        <translation>타일을 오른쪽 클릭해 그 헤드를 끄고 무엇이 달라지는지 보세요.</translation>
+    </message>
+    <message>
+        <source>The overview shows a pretrained model: choose one under Model source.</source>
+        <translation>개요는 사전학습 모델을 보여 줍니다: 모델 소스에서 하나를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>{n} head off: measuring…</source>
+        <translation>헤드 {n}개 끔: 측정 중…</translation>
+    </message>
+    <message>
+        <source>{n} heads off: measuring…</source>
+        <translation>헤드 {n}개 끔: 측정 중…</translation>
+    </message>
+</context>
+<context>
+    <name>learned.source</name>
+    <message>
+        <source>random (course)</source>
+        <translation>무작위 (강의)</translation>
+    </message>
+    <message>
+        <source>{n} heads</source>
+        <translation>헤드 {n}개</translation>
+    </message>
+    <message>
+        <source> ({n} KV heads)</source>
+        <translation> (KV 헤드 {n}개)</translation>
+    </message>
+    <message>
+        <source>{kind} · {layers} layers × {heads} · d_model {d_model} · d_head {d_head}</source>
+        <translation>{kind} · 레이어 {layers}개 × {heads} · d_model {d_model} · d_head {d_head}</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <translation>인코더</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <translation>디코더</translation>
+    </message>
+    <message>
+        <source>free text, tokenized by the model&apos;s own tokenizer</source>
+        <translation>자유 텍스트 (모델 자체의 토크나이저로 토큰화합니다)</translation>
+    </message>
+    <message>
+        <source>{name} (not installed)</source>
+        <translation>{name} (설치되지 않음)</translation>
+    </message>
+    <message>
+        <source>not installed: {command}</source>
+        <translation>설치되지 않음: {command}</translation>
+    </message>
+    <message>
+        <source>layer {layer} of 0–{last}</source>
+        <translation>레이어 {layer} (0–{last})</translation>
+    </message>
+</context>
+<context>
+    <name>models</name>
+    <message>
+        <source>BERT encoder, fp32 safetensors, WordPiece (uncased, English)</source>
+        <translation>BERT 인코더, fp32 safetensors, WordPiece (소문자로 바꿈, 영어)</translation>
+    </message>
+    <message>
+        <source>multilingual BERT encoder, 4-bit (Q4_0), SentencePiece Unigram (splits Korean well)</source>
+        <translation>다국어 BERT 인코더, 4비트 (Q4_0), SentencePiece Unigram (한국어를 잘 나눔)</translation>
+    </message>
+    <message>
+        <source>Llama decoder (SmolLM2-135M-Instruct), 4-bit GGUF (Q4_1), byte-level BPE, English</source>
+        <translation>Llama 디코더 (SmolLM2-135M-Instruct), 4비트 GGUF (Q4_1), 바이트 수준 BPE, 영어</translation>
     </message>
 </context>
 <context>
@@ -1218,6 +1554,44 @@
     <message>
         <source>KV cache at step {step}</source>
         <translation>단계 {step}의 KV 캐시</translation>
+    </message>
+</context>
+<context>
+    <name>window.learned_export</name>
+    <message>
+        <source>head {head} — </source>
+        <translation>헤드 {head} — </translation>
+    </message>
+    <message>
+        <source>{name} ({kind}) · layer {layer} of 0–{last} · {heads} heads · d_model {d_model} · {n} tokens</source>
+        <translation>{name} ({kind}) · 레이어 {layer} (0–{last}) · 헤드 {heads}개 · d_model {d_model} · 토큰 {n}개</translation>
+    </message>
+</context>
+<context>
+    <name>window.learned_wiring</name>
+    <message>
+        <source>the text is empty</source>
+        <translation>텍스트가 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>the text is {n} tokens long; {model} accepts at most {limit}</source>
+        <translation>텍스트가 토큰 {n}개로 깁니다: {model} 모델은 최대 {limit}개까지 받습니다</translation>
+    </message>
+    <message>
+        <source>the text is {n} characters long; {model} accepts at most {limit} tokens (and {chars} characters)</source>
+        <translation>텍스트가 {n}자로 깁니다: {model} 모델은 최대 토큰 {limit}개(그리고 {chars}자)까지 받습니다</translation>
+    </message>
+    <message>
+        <source>Model source</source>
+        <translation>모델 소스</translation>
+    </message>
+    <message>
+        <source>Model overview</source>
+        <translation>모델 개요</translation>
+    </message>
+    <message>
+        <source>Generate (decoder)</source>
+        <translation>생성 (디코더)</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from explorer.app.settings import Settings, load_settings, save_settings
 from explorer.core import PRESETS, AttentionConfig
+from explorer.core.learned import MODELS, get_spec, is_installed
 from explorer.gui.plotting.i18n import current_language, install_language, system_language
 from explorer.gui.topics import TOPICS, TopicsController
 from explorer.app.topic_settings import DEFAULT_ENCODER_TEXT
@@ -23,8 +24,9 @@ from i18n_support import english_words, shown_texts, untranslated
 
 WAIT_MS = 60_000
 TIMING = re.compile(r"\d ms\b")  # the info strip's compute time changes with every recompute
+MODEL_NAMES = {*MODELS, "SmolLM2-135M-Instruct"}  # names stay as they are (model source, tooltips)
 TOKENS = sorted({t for p in PRESETS.values() for t in p.config.tokens}
-                | set(AttentionConfig().tokens) | set(DEFAULT_ENCODER_TEXT.split()), key=len,
+                | set(AttentionConfig().tokens) | set(DEFAULT_ENCODER_TEXT.split()) | MODEL_NAMES, key=len,
                 reverse=True)  # longest first, so "the" never eats into "there"
 
 
@@ -73,6 +75,57 @@ def test_every_visible_text_of_the_real_window_is_korean(qtbot, make_window):
     found += [f"[export] {line}" for line in untranslated(export, TOKENS)]
     export.close()
     assert not found, "English left in the Korean UI:\n" + "\n".join(sorted(set(found)))
+
+
+def model_token_words(learned) -> set[str]:
+    """The English words inside the pretrained model's token pieces (its text, top-5 and generated
+    tokens): the user's text and the model's vocabulary, shown as they are. Words of one or two
+    letters are symbols already (and "t" must not eat into "q_t")."""
+    pieces = list(learned.analysis.labels) + [label for label, _p, _id in learned.analysis.next_top or ()]
+    run = learned.generation
+    if run is not None:
+        pieces += [*run.generated] + [r.token for r in run.records]
+        pieces += [label for r in run.records for label, _p, _id in r.top5]
+    effect = learned.effect or {}
+    pieces += [label for key in ("next_top", "next_top_pruned") for label, _p, _id in effect.get(key, ())]
+    words = {w for piece in pieces for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", piece) if len(w) > 2}
+    return words | {w[:k] for w in words for k in range(3, len(w))}  # axis ticks elide: "▁becau…"
+
+
+def test_a_pretrained_decoder_in_korean_source_overview_generation(qtbot, make_window):
+    """SmolLM2 shown (model source, heads grid on its layer, info strip), one head pruned in the
+    overview, two tokens generated; switched live to Korean, every tab is Korean."""
+    if not is_installed(get_spec("smollm2-135m")):
+        pytest.skip("smollm2-135m is not installed (requirements-models.txt)")
+    window = make_window()
+    learned = window.learned
+
+    def settle_learned():
+        qtbot.waitUntil(lambda: learned.is_idle() and learned.busy == "", timeout=WAIT_MS)
+    combo = window.model_source.combo
+    combo.setCurrentIndex(combo.findData("smollm2-135m"))
+    combo.activated.emit(combo.currentIndex())
+    settle_learned()
+    learned.toggle_head(0, 0)
+    qtbot.waitUntil(lambda: learned.effect is not None, timeout=WAIT_MS)
+    window.tabs.setCurrentWidget(window.generation_view)
+    window.generation_view.count.setValue(2)
+    window.generation_view.button.click()
+    qtbot.waitUntil(lambda: learned.generation is not None, timeout=WAIT_MS)
+    settle_learned()
+    set_window_language(window, "ko")
+    tokens = sorted(set(TOKENS) | model_token_words(learned), key=len, reverse=True)
+    found, tabs = [], []
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        qtbot.wait(30)
+        tabs.append(window.tabs.tabText(i))
+        found += [f"[{tabs[-1]}] {line}" for line in untranslated(window, tokens)]
+    assert "모델 개요" in tabs and "생성 (디코더)" in tabs
+    assert window.model_source.info.text().startswith("디코더 · 레이어 30개")
+    assert "그룹 쿼리 어텐션" in window.generation_view.cache.text()
+    assert window.model_overview.effect.text().startswith("헤드 1개 끔 (L0H0)")
+    assert not found, "English left in the Korean UI with a pretrained model:\n" + "\n".join(sorted(set(found)))
 
 
 def every_tab_text(window, qtbot) -> list[str]:
@@ -201,3 +254,23 @@ def test_topic_notes_and_titles_follow_the_language(korean_ui):
     assert TEXTS["masks"].menu_title == "패딩 마스크와 마스크 결합"
     install_language("en")
     assert note("all_pruned").startswith("All heads are pruned")
+
+
+def test_the_model_layers_commonest_refusals_reach_the_status_bar_in_korean(korean_ui):
+    """learned_wiring.error_text matches core's own wording (raised here, not copied), so a
+    changed message in core fails this instead of showing English in the Korean UI."""
+    from types import SimpleNamespace
+    from explorer.core.learned.analysis import MAX_CHARS_PER_TOKEN, check_length, tokenize
+    from explorer.app.runner import describe_error
+    from explorer.gui.window.learned_wiring import error_text
+    model = SimpleNamespace(spec=SimpleNamespace(name="minilm-l6", max_tokens=4))
+    shown = []
+    for call in (lambda: tokenize(model, "  "), lambda: check_length(model, 9),
+                 lambda: tokenize(model, "x" * (MAX_CHARS_PER_TOKEN * 4 + 1))):
+        with pytest.raises(Exception) as caught:
+            call()
+        shown.append(error_text(describe_error(caught.value)))
+    assert shown[0] == "텍스트가 비어 있습니다"
+    assert shown[1] == "텍스트가 토큰 9개로 깁니다: minilm-l6 모델은 최대 4개까지 받습니다"
+    assert shown[2].startswith(f"텍스트가 {MAX_CHARS_PER_TOKEN * 4 + 1}자로 깁니다")
+    assert error_text("something else entirely") == "something else entirely"

@@ -7,22 +7,25 @@ where the controls are collapsed.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from ...app.learned import Analysis
 from ...app.learned_state import LearnedState
 from ..plotting.fonts import ui_font
+from ..plotting.i18n import translate
 
 
 def analysis_text(analysis: Analysis, layer: int) -> str:
     spec = analysis.spec
-    text = (f"{spec.name} · layer {layer} of 0–{spec.layers - 1} · {analysis.n_tokens} tokens · "
-            f"{analysis.run_s * 1000:.0f} ms on {analysis.device}")
+    text = translate("learned.info", "{name} · layer {layer} of 0–{last} · {n} tokens · {ms} ms on {device}").format(
+        name=spec.name, layer=layer, last=spec.layers - 1, n=analysis.n_tokens,
+        ms=f"{analysis.run_s * 1000:.0f}", device=analysis.device)
     if analysis.next_top:
         top = "  ".join(f"«{label}» {p:.2f}" for label, p, _id in analysis.next_top)
-        text += f" · next: {top}"
+        text += translate("learned.info", " · next: {top}").format(top=top)
     if analysis.loss is not None:
-        text += f" · loss {analysis.loss:.2f} nats"
+        text += translate("learned.info", " · loss {loss} nats").format(loss=f"{analysis.loss:.2f}")
     return text
 
 
@@ -35,8 +38,8 @@ class LearnedInfoStrip(QWidget):
         self.previous, self.next = QToolButton(), QToolButton()
         self.previous.setText("◀")
         self.next.setText("▶")
-        self.previous.setToolTip("previous layer")
-        self.next.setToolTip("next layer")
+        self.previous.setToolTip(translate("learned.info", "previous layer"))
+        self.next.setToolTip(translate("learned.info", "next layer"))
         self.previous.clicked.connect(lambda: state.set_layer(state.layer - 1))
         self.next.clicked.connect(lambda: state.set_layer(state.layer + 1))
         self.label = QLabel(" ")
@@ -56,13 +59,18 @@ class LearnedInfoStrip(QWidget):
         self.setVisible(not self._state.is_random)
         if analysis is None:
             busy = self._state.busy
-            self.label.setText(f"{busy} (until it is ready, the picture is the previous one)" if busy else " ")
+            self.label.setText(translate("learned.info", "{busy} (until it is ready, the picture is the previous one)").format(busy=busy) if busy else " ")
             self.previous.setEnabled(False)
             self.next.setEnabled(False)
             return
         self.label.setText(analysis_text(analysis, self._state.layer))
         self.previous.setEnabled(self._state.layer > 0)
         self.next.setEnabled(self._state.layer < analysis.spec.layers - 1)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.refresh()
 
     def set_presentation(self, on: bool) -> None:
         self.label.setFont(ui_font(14 if on else 10))

@@ -10,25 +10,27 @@ out) or on again; the line under the tiles says what that does to the model's ou
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import (QButtonGroup, QLabel, QPushButton, QSizePolicy,
                                QToolTip, QVBoxLayout, QWidget)
 
-from ...app.learned import ROLE_SHORT, Analysis, effect_text
+from ...app.learned import Analysis, effect_text, role_name, role_short
 from ...app.learned_state import LearnedState
 from ..plotting.colormaps import DEFAULT_COLORMAP, get_colormap
 from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import ui_font
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 from .thumbnails import ROLE_COLOURS, TileLayout, compose, fit_layout, lookup_table
 
-SEQUENCE_BUTTONS = (("text", "the sentence"), ("repeat", "repeat the sentence"),
-                    ("random", "random tokens repeated"))
+SEQUENCE_BUTTONS = (("text", QT_TRANSLATE_NOOP("learned.overview", "the sentence")),
+                    ("repeat", QT_TRANSLATE_NOOP("learned.overview", "repeat the sentence")),
+                    ("random", QT_TRANSLATE_NOOP("learned.overview", "random tokens repeated")))
 
 
 def legend_html() -> str:
-    parts = [f"<span style='color:{c}'>■</span>&nbsp;{role}" for role, c in ROLE_COLOURS.items()]
-    return "frame = role:&nbsp; " + "&nbsp;&nbsp; ".join(parts)
+    parts = [f"<span style='color:{c}'>■</span>&nbsp;{role_name(role)}" for role, c in ROLE_COLOURS.items()]
+    return translate("learned.overview", "frame = role:") + "&nbsp; " + "&nbsp;&nbsp; ".join(parts)
 
 
 def best_text(analysis: Analysis) -> str:
@@ -37,8 +39,9 @@ def best_text(analysis: Analysis) -> str:
     for r in analysis.roles:
         if r.role != "mixed" and (r.role not in best or r.score > best[r.role].score):
             best[r.role] = r
-    parts = [f"{role} L{r.layer}H{r.head} {r.score:.2f}" for role, r in best.items()]
-    return f"{analysis.spec.name} · {analysis.n_tokens} tokens · strongest: " + ", ".join(parts)
+    parts = [f"{role_name(role)} L{r.layer}H{r.head} {r.score:.2f}" for role, r in best.items()]
+    return translate("learned.overview", "{name} · {n} tokens · strongest: {parts}").format(
+        name=analysis.spec.name, n=analysis.n_tokens, parts=", ".join(parts))
 
 
 class OverviewCanvas(QWidget):
@@ -110,7 +113,7 @@ class OverviewCanvas(QWidget):
         if lay is None or self._image is None:
             painter.setPen(QColor("#555555"))
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter,
-                             "Choose a pretrained model under Controls → Model source")
+                             translate("learned.overview", "Choose a pretrained model under Controls → Model source"))
             return
         painter.drawImage(lay.left, 0, self._image)
         painter.setFont(ui_font(self._pt))
@@ -150,7 +153,7 @@ class OverviewCanvas(QWidget):
             painter.setPen(QPen(QColor("black"), 3))
             painter.drawRect(x - 3, y - 3, lay.tile + 5, lay.tile + 5)
         if lay.label_h:
-            text = f"{ROLE_SHORT[role]} {score:.2f}".replace("0.", ".")
+            text = f"{role_short(role)} {score:.2f}".replace("0.", ".")
             metrics = painter.fontMetrics()
             if metrics.horizontalAdvance(text) > lay.tile + lay.gap:
                 text = f"{score:.2f}".replace("0.", ".")
@@ -167,9 +170,11 @@ class OverviewCanvas(QWidget):
         if tile is None or self._analysis is None:
             return ""
         r = self._analysis.role(*tile)
-        others = ", ".join(f"{k} {v:.2f}" for k, v in r.scores.items())
-        state = "off (right-click: on again)" if tile in self.pruned else "right-click: switch it off"
-        return f"layer {r.layer} head {r.head}: {r.role} {r.score:.2f}\n{others}\nclick to open it; {state}"
+        others = ", ".join(f"{role_name(k)} {v:.2f}" for k, v in r.scores.items())
+        state = (translate("learned.overview", "off (right-click: on again)") if tile in self.pruned
+                 else translate("learned.overview", "right-click: switch it off"))
+        return translate("learned.overview", "layer {layer} head {head}: {role} {score}\n{others}\nclick to open it; {state}").format(
+            layer=r.layer, head=r.head, role=role_name(r.role), score=f"{r.score:.2f}", others=others, state=state)
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         pos = event.position()
@@ -202,16 +207,16 @@ class ModelOverview(QWidget):
         bar_widget = QWidget()
         bar = FlowLayout(bar_widget)  # wraps on a narrow projector
         for key, label in SEQUENCE_BUTTONS:
-            button = QPushButton(label)
+            button = QPushButton(translate("learned.overview", label))
             button.setCheckable(True)
             group.addButton(button)
             button.clicked.connect(lambda _=False, key=key: state.set_sequence(key))
             self.buttons[key] = button
             bar.addWidget(button)
-        self.all_on = QPushButton("all heads on")
-        self.all_on.setToolTip("switch every head on again (right-click a tile to switch it off)")
+        self.all_on = QPushButton(translate("learned.overview", "all heads on"))
+        self.all_on.setToolTip(translate("learned.overview", "switch every head on again (right-click a tile to switch it off)"))
         self.all_on.clicked.connect(lambda: state.set_pruned(frozenset()))
-        self.reseed = QPushButton("new random tokens")
+        self.reseed = QPushButton(translate("learned.overview", "new random tokens"))
         self.reseed.clicked.connect(lambda: (state.set_sequence("random"), state.set_seed(state.seed + 1)))
         bar.addWidget(self.reseed)
         bar.addWidget(self.all_on)
@@ -220,7 +225,7 @@ class ModelOverview(QWidget):
         self.summary = QLabel(" ")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.effect = QLabel("Right-click a tile to switch that head off and see what it changes.")
+        self.effect = QLabel(translate("learned.overview", "Right-click a tile to switch that head off and see what it changes."))
         self.effect.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addWidget(bar_widget)
@@ -241,7 +246,7 @@ class ModelOverview(QWidget):
     def set_analysis(self, analysis: Analysis | None) -> None:
         self.canvas.set_analysis(analysis)
         self.summary.setText(best_text(analysis) if analysis is not None else
-                             "The overview shows a pretrained model: choose one under Model source.")
+                             translate("learned.overview", "The overview shows a pretrained model: choose one under Model source."))
         for button in (*self.buttons.values(), self.reseed):
             button.setEnabled(analysis is not None or not self._state.is_random)
 
@@ -255,13 +260,24 @@ class ModelOverview(QWidget):
         self.canvas.set_pruned(heads)
         self.all_on.setEnabled(bool(heads))
         if heads:
-            self.effect.setText(f"{len(heads)} head{'s' if len(heads) != 1 else ''} off: measuring…")
+            off = (translate("learned.overview", "{n} head off: measuring…") if len(heads) == 1
+                   else translate("learned.overview", "{n} heads off: measuring…"))
+            self.effect.setText(off.format(n=len(heads)))
         else:
-            self.effect.setText("Right-click a tile to switch that head off and see what it changes.")
+            self.effect.setText(translate("learned.overview", "Right-click a tile to switch that head off and see what it changes."))
 
     def _on_effect(self, effect: dict | None) -> None:
         if effect is not None:
             self.effect.setText(effect_text(effect))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:  # legend, summary, effect: built from data
+            self.legend.setText(legend_html())
+            self.set_analysis(self._state.analysis)
+            self._on_pruned(self._state.pruned)
+            if self._state.effect is not None:
+                self._on_effect(self._state.effect)
 
     def _on_sequence(self, sequence: str) -> None:
         self.buttons[sequence].setChecked(True)

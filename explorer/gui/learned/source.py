@@ -8,22 +8,29 @@ are shown (not sliders) and a slider picks the layer. A busy bar runs while a mo
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QSlider,
                                QVBoxLayout, QWidget)
 
 from ...app.learned_state import RANDOM, LearnedState
 from ...core.learned import MODELS, is_installed
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 TYPING_PAUSE_MS = 400
-RANDOM_LABEL = "random (course)"
+RANDOM_LABEL = QT_TRANSLATE_NOOP("learned.source", "random (course)")
 
 
 def spec_text(spec) -> str:
     """'decoder · 30 layers × 9 heads (3 KV heads) · d_model 576 · d_head 64'."""
-    heads = f"{spec.heads} heads" + (f" ({spec.kv_heads} KV heads)" if spec.kv_heads != spec.heads else "")
-    return (f"{spec.kind} · {spec.layers} layers × {heads} · d_model {spec.d_model} · "
-            f"d_head {spec.d_head}")
+    heads = translate("learned.source", "{n} heads").format(n=spec.heads) + (
+        translate("learned.source", " ({n} KV heads)").format(n=spec.kv_heads) if spec.kv_heads != spec.heads else "")
+    return translate("learned.source", "{kind} · {layers} layers × {heads} · d_model {d_model} · d_head {d_head}").format(
+        kind=kind_name(spec.kind), layers=spec.layers, heads=heads, d_model=spec.d_model, d_head=spec.d_head)
+
+
+def kind_name(kind: str) -> str:
+    """'encoder' / 'decoder' in the UI language."""
+    return {"encoder": translate("learned.source", "encoder"), "decoder": translate("learned.source", "decoder")}.get(kind, kind)
 
 
 class ModelSourceControl(QWidget):
@@ -33,17 +40,12 @@ class ModelSourceControl(QWidget):
         super().__init__(parent)
         self._state = state
         self.combo = QComboBox()
-        self.combo.addItem(RANDOM_LABEL, RANDOM)
+        self.combo.addItem(translate("learned.source", RANDOM_LABEL), RANDOM)
         for spec in MODELS.values():
-            self.combo.addItem(f"{spec.name} ({spec.kind})", spec.name)
-            index = self.combo.count() - 1
-            if is_installed(spec):
-                self.combo.setItemData(index, spec.description, Qt.ItemDataRole.ToolTipRole)
-            else:
-                self.combo.setItemText(index, f"{spec.name} (not installed)")
-                self.combo.setItemData(index, f"not installed: {spec.install_command}",
-                                       Qt.ItemDataRole.ToolTipRole)
-                self.combo.model().item(index).setEnabled(False)
+            self.combo.addItem(spec.name, spec.name)
+            if not is_installed(spec):
+                self.combo.model().item(self.combo.count() - 1).setEnabled(False)
+        self._label_items()
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.busy_bar = QProgressBar()
@@ -52,7 +54,7 @@ class ModelSourceControl(QWidget):
         self.busy_bar.setMaximumHeight(8)
         self.busy_label = QLabel()
         self.edit = QLineEdit(state.text)
-        self.edit.setPlaceholderText("free text, tokenized by the model's own tokenizer")
+        self.edit.setPlaceholderText(translate("learned.source", "free text, tokenized by the model's own tokenizer"))
         self.edit.setClearButtonEnabled(True)
         self.layer_label = QLabel()
         self.layer_slider = QSlider(Qt.Orientation.Horizontal)
@@ -71,6 +73,24 @@ class ModelSourceControl(QWidget):
         state.busy_changed.connect(self._on_busy)
         self.sync()
         self._on_busy(state.busy)
+
+    def _label_items(self) -> None:
+        """The combo's texts and tooltips in the UI language."""
+        self.combo.setItemText(0, translate("learned.source", RANDOM_LABEL))
+        for index, spec in enumerate(MODELS.values(), start=1):
+            if is_installed(spec):
+                self.combo.setItemText(index, f"{spec.name} ({kind_name(spec.kind)})")
+                tip = translate("models", spec.description)
+            else:
+                self.combo.setItemText(index, translate("learned.source", "{name} (not installed)").format(name=spec.name))
+                tip = translate("learned.source", "not installed: {command}").format(command=spec.install_command)
+            self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._label_items()
+            self.sync()
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
@@ -96,11 +116,11 @@ class ModelSourceControl(QWidget):
         if spec is None:
             return
         self.info.setText(spec_text(spec))
-        self.info.setToolTip(spec.description)
+        self.info.setToolTip(translate("models", spec.description))
         with QSignalBlocker(self.layer_slider):
             self.layer_slider.setRange(0, spec.layers - 1)
             self.layer_slider.setValue(state.layer)
-        self.layer_label.setText(f"layer {state.layer} of 0–{spec.layers - 1}")
+        self.layer_label.setText(translate("learned.source", "layer {layer} of 0–{last}").format(layer=state.layer, last=spec.layers - 1))
 
     def apply_text(self) -> None:
         self._pause.stop()

@@ -6,6 +6,10 @@ Shown through ``translate(context, text)`` where they are used; this module is n
 from ..plotting.i18n import QT_TRANSLATE_NOOP
 
 MARKS = (
+    # explorer/core/learned/registry.py: each pretrained model's description (Model source tooltips)
+    QT_TRANSLATE_NOOP("models", "BERT encoder, fp32 safetensors, WordPiece (uncased, English)"),
+    QT_TRANSLATE_NOOP("models", "multilingual BERT encoder, 4-bit (Q4_0), SentencePiece Unigram (splits Korean well)"),
+    QT_TRANSLATE_NOOP("models", "Llama decoder (SmolLM2-135M-Instruct), 4-bit GGUF (Q4_1), byte-level BPE, English"),
     # explorer/core/presets.py: titles and descriptions (Presets menu, status bar)
     QT_TRANSLATE_NOOP("presets", "Course Lab 3 (나는 학교에 버스로 갔다)"),
     QT_TRANSLATE_NOOP("presets", "d_model 8, 2 heads, seed 1, scaled: the numbers printed in the course."),

@@ -15,6 +15,8 @@ from ...export.frame import FigureFrame
 from ...export.naming import FigureSpec
 from ...export.render import settle
 from ..heads.grid import HeadsGrid
+from ..learned.source import kind_name
+from ..plotting.i18n import translate
 from .figures import ExportOptions, discard, figure_bytes
 
 CSV_COLUMNS = ("model", "layer", "head", "query", "query_token", "key", "key_token", "weight")
@@ -33,9 +35,11 @@ def file_name(picture, spec: FigureSpec, fmt: str) -> str:
 
 def title_line(picture, spec: FigureSpec) -> str:
     a = picture.analysis
-    which = "" if spec.kind == "heads" else f"head {spec.index} — "
-    return (f"{which}{a.spec.name} ({a.spec.kind}) · layer {picture.layer} of 0–{a.spec.layers - 1} · "
-            f"{a.spec.heads} heads · d_model {a.spec.d_model} · {a.n_tokens} tokens")
+    which = "" if spec.kind == "heads" else translate("window.learned_export", "head {head} — ").format(head=spec.index)
+    return which + translate("window.learned_export", "{name} ({kind}) · layer {layer} of 0–{last} · {heads} heads · "
+                             "d_model {d_model} · {n} tokens").format(
+        name=a.spec.name, kind=kind_name(a.spec.kind), layer=picture.layer, last=a.spec.layers - 1,
+        heads=a.spec.heads, d_model=a.spec.d_model, n=a.n_tokens)
 
 
 def layer_csv(picture, heads: list[int]) -> str:
