@@ -256,3 +256,28 @@ def test_pe_inputs_fit_their_view_after_shrinking(qtbot):
         return bar.mapRectToScene(bar.boundingRect()).right() <= view.viewport().width() + 1
     qtbot.waitUntil(fits, timeout=2000)
     assert view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= view.viewport().width()
+
+
+def test_info_strip_does_not_flip_rows_while_the_time_text_wobbles(qtbot):
+    """At the border between one and two rows, each new compute time ("10.25 ms" / "9.8 ms")
+    flipped the strip, re-laying out the window and rebuilding every head's tick labels."""
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    strip.set_result(forward(get_preset("course-lab3").config))
+    strip.show()
+    qtbot.waitExposed(strip)
+    times = ("10.25 ms on numpy/cpu", "9.8 ms on numpy/cpu")
+    strip.time_label.setText(times[1])
+    short = strip.one_line_width()
+    strip.time_label.setText(times[0])
+    assert strip.one_line_width() > short + 1
+    strip.resize(short + 1, 60)  # the shorter time fits on one row, the longer one does not
+    qtbot.wait(10)
+    rows = []
+    for i in range(12):
+        strip.time_label.setText(times[i % 2])
+        strip._arrange()
+        rows.append(strip.two_rows)
+    assert all(rows), rows  # once two rows, a wobble of a few pixels never goes back
+    strip.resize(short + 200, 60)  # real room: one row again
+    qtbot.waitUntil(lambda: not strip.two_rows, timeout=2000)
