@@ -41,6 +41,14 @@ class ScalingView(TopicView):
     key = "scaling"
 
     def build(self) -> None:
+        self._build_controls()
+        self._build_side()
+        self._build_plots()
+        self.data: ScalingData | None = None
+        self.restyle(False)
+
+    def _build_controls(self) -> None:
+        """The sweep's measure combo in the controls row, the weight init on a row below."""
         self.measure = QComboBox()
         for key, label in MEASURES.items():
             self.measure.addItem(translate("topics.scaling_view", label), key)
@@ -64,6 +72,9 @@ class ScalingView(TopicView):
         init_row.addWidget(self.init)
         init_row.addStretch(1)
         self.layout().insertLayout(self.layout().indexOf(self.controls) + 1, init_row)
+
+    def _build_side(self) -> None:
+        """The per-head variance table and its summary, right of the plots."""
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
         self.table.setHorizontalHeaderLabels([translate("topics.scaling_view", c) for c in TABLE_COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -76,6 +87,9 @@ class ScalingView(TopicView):
         column.addWidget(self.summary)
         column.addWidget(self.table, 1)
         self.body.addWidget(side)
+
+    def _build_plots(self) -> None:
+        """Raw and scaled score histograms over the d_model sweep, with its legend and markers."""
         ci = self.graphics.ci
         self.raw_plot = ci.addPlot(row=0, col=0)
         self.scaled_plot = ci.addPlot(row=0, col=1)
@@ -108,8 +122,6 @@ class ScalingView(TopicView):
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.getViewBox().setMouseEnabled(False, False)
-        self.data: ScalingData | None = None
-        self.restyle(False)
 
     def request(self) -> tuple:
         return scaling_job(self.result, self.topics)
