@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+import shiboken6
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QGraphicsView,
                                QGroupBox, QLabel, QLineEdit, QMenu, QTableWidget, QTabWidget,
                                QWidget)
@@ -101,8 +102,10 @@ def _scene(scene, convert: Convert) -> None:
 def retranslate_tree(root: QWidget, convert: Convert, seen: set | None = None) -> None:
     """Apply `convert` to every text of `root` and its descendants (and their actions/menus)."""
     seen = set() if seen is None else seen
+    if not shiboken6.isValid(root):  # a closed window whose deleteLater ran meanwhile
+        return
     for widget in [root, *root.findChildren(QWidget)]:
-        if widget in seen:
+        if not shiboken6.isValid(widget) or widget in seen:  # deleted meanwhile (deleteLater)
             continue
         seen.add(widget)
         _widget(widget, convert)
