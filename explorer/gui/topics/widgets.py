@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, Q
                                QVBoxLayout, QWidget)
 
 from ..plotting.axes import free_title_width
+from ..plotting.cell_text_item import CellTextItem
 from ..plotting.colormaps import resolve_colormap
 from ..plotting.fonts import css_pt, ui_font
 from ..plotting.heatmap_item import cosmetic_pen
@@ -30,7 +31,7 @@ BAND_COLOUR = "#000000"
 EMPTY_ROW_COLOUR = "#c82828"
 MASK_RGBA = (190, 190, 190, 235)  # masked cells: neutral grey, in no colormap's range
 MASKED_RGB, OPEN_RGB = (70, 70, 70), (222, 235, 247)  # mask pictures: dark = masked, pale = open
-MAX_VALUE_CELLS = 96           # value labels only on matrices this small (TextItems are slow)
+MAX_VALUE_CELLS = 96           # value labels only on matrices this small (drawn as text)
 MAX_TICK_LABEL_CHARS = 8
 
 
@@ -171,7 +172,6 @@ class MatrixPlot(MatrixHeatmap):
 
     def __init__(self, title: str = ""):
         super().__init__()
-        vb = self.plot.getViewBox()
         self.overlay = matrix_image(self.plot)
         self.overlay.setZValue(2)
         self.band = QGraphicsPathItem()
@@ -179,9 +179,10 @@ class MatrixPlot(MatrixHeatmap):
         for z, item in enumerate((self.band, self.rows), start=5):
             item.setZValue(z)
             self.plot.addItem(item)
-        self._values: list[pg.TextItem] = []
+        self.values = CellTextItem()  # the heads grid's value labels: shrink to fit, else none
+        self.values.setZValue(10)
+        self.plot.addItem(self.values)
         self._array = np.zeros((0, 0))
-        vb.sigResized.connect(self._fit_values)
         self._title = title
         self._presentation = False
         self.band_cols: range | None = None
@@ -247,7 +248,8 @@ class MatrixPlot(MatrixHeatmap):
         self.rows.setPath(path)
 
     def value_labels(self) -> list[str]:
-        return [item.textItem.toPlainText() for item in self._values]
+        """The labels set, row by row (each is painted when it fits its cell)."""
+        return [text for _row, _col, text in self.values.labels()]
 
     def set_title(self, title: str) -> None:
         self._title = title
@@ -271,9 +273,7 @@ class MatrixPlot(MatrixHeatmap):
                         autoReduceTextSpace=True, hideOverlappingLabels=True)
         self.band.setPen(cosmetic_pen(BAND_COLOUR, 4 if on else 2.5))
         self.rows.setPen(cosmetic_pen(EMPTY_ROW_COLOUR, 4 if on else 2.5, Qt.PenStyle.DashLine))
-        for item in self._values:
-            item.setFont(ui_font(pt, bold=True))
-        self._fit_values()
+        self.values.set_font(ui_font(pt, bold=True), value_px(pt), value_px(pt) * 2 // 3, 0.75)
         self.set_title(self._title)
         if self._axis_labels is not None:
             self.set_axis_labels(*self._axis_labels)
@@ -282,35 +282,14 @@ class MatrixPlot(MatrixHeatmap):
         self.set_token_ticks(name, labels, 24 if literal else MAX_TICK_LABEL_CHARS, literal)
 
     def _set_values(self, array, levels, colormap, fmt, cells=None) -> None:
-        for item in self._values:
-            self.plot.removeItem(item)
-        self._values = []
         if array is None or array.size > MAX_VALUE_CELLS:
+            self.values.set_texts(np.zeros((0, 0), dtype=str), np.zeros((0, 0), dtype=bool))
             return
-        dark = self.dark_text(array, levels, colormap).ravel()  # (cells,)
-        font = ui_font(plot_pt(self._presentation), bold=True)
-        for i, ((r, c), v) in enumerate(np.ndenumerate(array)):
-            if cells is not None and not cells[r, c]:
-                continue
-            colour = "#000000" if dark[i] else "#ffffff"
-            item = pg.TextItem(fmt.format(v), color=colour, anchor=(0.5, 0.5))
-            item.setFont(font)
-            item.setPos(c, r)
-            item.setZValue(10)
-            self.plot.addItem(item)
-            self._values.append(item)
-        self._fit_values()
+        dark = self.dark_text(array, levels, colormap)  # (rows, cols)
+        texts = np.array([fmt.format(v) for v in array.ravel()]).reshape(array.shape)
+        self.values.set_texts(texts, dark, cells)
 
-    def _fit_values(self, *_args) -> None:
-        """Show the cell values only while each fits in its cell (a TextItem keeps its pixel
-        size however small the cells get: numbers would run into each other)."""
-        if not self._values:
-            return
-        rows, cols = self._array.shape
-        view = self.plot.getViewBox()
-        margin = 2 * self._values[0].textItem.document().documentMargin()
-        text = max(item.textItem.boundingRect().width() for item in self._values) - margin
-        line = self._values[0].textItem.boundingRect().height() - margin
-        fits = view.width() / cols >= text and view.height() / rows >= 0.8 * line
-        for item in self._values:
-            item.setVisible(fits)
+
+def value_px(pt: float) -> int:
+    """The value labels' largest pixel size for a `pt` point font (96 dpi, as on screen)."""
+    return round(pt * 96 / 72)
