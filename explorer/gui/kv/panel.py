@@ -16,11 +16,10 @@ from . import text as kv_text
 from .cache_view import KVCacheView
 from .controls import KVControls
 from .flops_plot import KVFlopsPlot
-from ..plotting.fonts import font_scale, ui_font
+from ..plotting.fonts import font_scale, set_text_colour, ui_font
 from ..plotting.i18n import translate
 
-OK_STYLE = "color: #1a7f37; font-weight: bold;"
-BAD_STYLE = "color: #d1242f; font-weight: bold;"
+OK_COLOUR, BAD_COLOUR = "#1a7f37", "#d1242f"  # the check line (bold: set_presentation)
 
 
 class KVPanel(QWidget):
@@ -252,7 +251,7 @@ class KVPanel(QWidget):
         self._fit_counter_heights()
         if ok != self._check_ok:  # restyling is not free: only when the verdict flips
             self._check_ok = ok
-            self.check_label.setStyleSheet(OK_STYLE if ok else BAD_STYLE)
+            set_text_colour(self.check_label, OK_COLOUR if ok else BAD_COLOUR)
         self.step_changed.emit(step)
 
     def _advance(self) -> None:

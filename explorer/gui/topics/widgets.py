@@ -19,13 +19,14 @@ from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, Q
 from ..plotting.axes import free_title_width
 from ..plotting.cell_text_item import CellTextItem
 from ..plotting.colormaps import resolve_colormap
-from ..plotting.fonts import css_pt, ui_font
+from ..plotting.fonts import css_pt, set_text_colour, ui_font
 from ..plotting.heatmap_item import cosmetic_pen
 from ..plotting.matrix import MatrixHeatmap, matrix_image
 from ..plotting.i18n import current_language
 from .texts import TopicText
 
 FOREGROUND = "#222222"
+EXPLANATION_BACKGROUND = "#f6f7f9"
 DIVERGING = "CET-D1"           # blue - white - red, perceptually balanced (ships with pyqtgraph)
 BAND_COLOUR = "#000000"
 EMPTY_ROW_COLOUR = "#c82828"
@@ -103,7 +104,7 @@ class ExplanationBox(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self._presentation = False
         self.setObjectName("topic_explanation")
-        self.setStyleSheet("#topic_explanation { background: #f6f7f9; }")
+        set_text_colour(self, None, EXPLANATION_BACKGROUND)
         self.toggle = QToolButton()
         self.toggle.setCheckable(True)
         self.toggle.setChecked(True)
@@ -162,7 +163,11 @@ def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:
 
 
 def checkbox_style(presentation: bool) -> str:
-    """Bigger check boxes on a projector (the indicator does not follow the font)."""
+    """Bigger check boxes on a projector (the indicator does not follow the font).
+
+    The two style sheets left in the app are this one: Qt sizes a check box's indicator only
+    through the style's pixel metric (one per style, not per widget) or a style sheet. It names
+    the indicator alone, so the box's text keeps following the font."""
     px = 22 if presentation else 14
     return f"QCheckBox::indicator {{ width: {px}px; height: {px}px; }}"
 

@@ -24,6 +24,7 @@ from ...export.files import ExportError, check_name, write_files
 from .from_window import available_specs, current_spec, export_from_window
 from ...export.naming import FORMATS
 from ...export.theme import BACKGROUNDS
+from ..plotting.fonts import set_text_colour
 from ..plotting.i18n import translate
 
 LARGE_CSV_ROWS = 1_000_000  # above this, a CSV takes seconds to build: ask first
@@ -233,7 +234,7 @@ class ExportDialog(QDialog):
         return answer == QMessageBox.StandardButton.Yes
 
     def _say(self, text: str, error: bool = False) -> None:
-        self.message.setStyleSheet("color: #c62828;" if error else "")
+        set_text_colour(self.message, "#c62828" if error else None)
         self.message.setText(text)
 
 
