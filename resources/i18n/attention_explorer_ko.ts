@@ -1199,6 +1199,10 @@ click to open it; {state}</source>
         <translation>d_ff</translation>
     </message>
     <message>
+        <source>mean ‖token‖ per stage  (√d_model = {root})</source>
+        <translation>단계별 평균 ‖토큰‖  (√d_model = {root})</translation>
+    </message>
+    <message>
         <source>mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})</source>
         <translation>단계별 평균 ‖토큰‖ · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})</translation>
     </message>

@@ -19,6 +19,8 @@ from .flops_plot import KVFlopsPlot
 from ..plotting.fonts import font_scale, set_text_colour, ui_font
 from ..plotting.i18n import translate
 
+# the counter lines' size: on a projector 12 pt (13 left the FLOPs curves ~60 px at 1024 x 768)
+COUNTER_PT = {False: 10, True: 12}
 OK_COLOUR, BAD_COLOUR = "#1a7f37", "#d1242f"  # the check line (bold: set_presentation)
 
 
@@ -208,7 +210,7 @@ class KVPanel(QWidget):
         self.cache_view.set_presentation(on)
         self.flops_plot.set_presentation(on)
         for label in self._counter_labels() + [self.empty_label]:
-            label.setFont(ui_font(13 if on else 10, bold=label is self.check_label))
+            label.setFont(ui_font(COUNTER_PT[on], bold=label is self.check_label))
             label.setFixedHeight(label.fontMetrics().height() + 6)
         if on:
             self.side.addWidget(self.counters)  # moves it: beside the caches, under the curves
@@ -216,9 +218,10 @@ class KVPanel(QWidget):
             self.layout().addWidget(self.counters)
         # On a projector the curves keep a readable height; the step and token line repeats
         # the step counter above and the highlighted cache row, so it gives way.
-        self.flops_plot.setMinimumHeight(round(120 * font_scale()) if on else 0)
+        self.flops_plot.setMinimumHeight(round(200 * font_scale()) if on else 0)
         self.tokens_label.setVisible(not on)
-        self.body.setStretch(1, 3 if on else 2)  # the side column holds the counters too
+        self.body.setStretch(1, 4 if on else 2)  # the side column holds the counters too: wider,
+        # they wrap to fewer lines, and the curves get the height (1024 x 768: 65 -> ~140 px)
         self._fit_counter_heights()
 
     def _fit_counter_heights(self) -> None:

@@ -56,8 +56,9 @@ class _ParagraphScroll(QScrollArea):
     MIN_LINES = 3
     # The text takes at most MAX_SHARE of the window's height, or all but PLOTS_PX when the
     # window is taller than the plots need; past that it scrolls. (At 1024 x 768 in
-    # presentation mode a paragraph-high box left the encoder's plots 150 px.)
-    MAX_SHARE, PLOTS_PX = 0.22, 800
+    # presentation mode a paragraph-high box left the encoder's plots 150 px.) In presentation
+    # mode the share is smaller: 16 pt lines, and the plots are what the room looks at.
+    MAX_SHARE, PRESENTING_SHARE, PLOTS_PX = 0.22, 0.15, 800
 
     def __init__(self, *labels: QLabel):
         super().__init__()
@@ -74,12 +75,13 @@ class _ParagraphScroll(QScrollArea):
         for widget in (inner, self.viewport()):
             widget.setAutoFillBackground(False)  # the box's own background shows through
         self._width = -1
+        self.share = self.MAX_SHARE
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         width = max(self.viewport().width(), 100)
         height = self.widget().heightForWidth(width)
         window = self.window().height()
-        cap = int(max(window * self.MAX_SHARE, window - self.PLOTS_PX))
+        cap = int(max(window * self.share, window - self.PLOTS_PX))
         lines = self.MIN_LINES * self.widget().fontMetrics().lineSpacing()
         return QSize(super().sizeHint().width(), min(height, max(cap, lines)))
 
@@ -153,6 +155,8 @@ class ExplanationBox(QFrame):
         self.en.setVisible(not korean)
         for label in (self.ko, self.en):
             label.setFont(ui_font(pt))
+        self.body.share = self.body.PRESENTING_SHARE if on else self.body.MAX_SHARE
+        self.body.updateGeometry()
 
 
 def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:
