@@ -218,7 +218,7 @@ class KVPanel(QWidget):
             self.layout().addWidget(self.counters)
         # On a projector the curves keep a readable height; the step and token line repeats
         # the step counter above and the highlighted cache row, so it gives way.
-        self.flops_plot.setMinimumHeight(round(200 * font_scale()) if on else 0)
+        self.flops_plot.setMinimumHeight(round(120 * font_scale()) if on else 0)
         self.tokens_label.setVisible(not on)
         self.body.setStretch(1, 4 if on else 2)  # the side column holds the counters too: wider,
         # they wrap to fewer lines, and the curves get the height (1024 x 768: 65 -> ~140 px)
