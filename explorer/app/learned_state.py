@@ -92,7 +92,7 @@ class LearnedState(Observable):
             try:
                 spec = get_spec(name)
             except ConfigError as exc:
-                self.error.emit(str(exc))
+                self.error.emit(error_text(exc))
                 return False
             if not is_installed(spec):
                 self.error.emit(translate("app.learned_state", "{name} is not installed: {command}").format(

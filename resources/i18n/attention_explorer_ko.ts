@@ -476,6 +476,10 @@
         <source>no d_model in {widths} is divisible by {heads} heads</source>
         <translation>{widths} 중 헤드 {heads}개로 나누어떨어지는 d_model이 없습니다</translation>
     </message>
+    <message>
+        <source>unknown model {value} (choose from {choices})</source>
+        <translation>알 수 없는 모델 {value} ({choices} 중에서 선택)</translation>
+    </message>
 </context>
 <context>
     <name>export</name>

@@ -71,3 +71,10 @@ def _fields(text: str) -> set[str]:
 def test_a_plain_error_or_message_is_shown_as_it_is():
     assert error_text(ValueError("disk full")) == "disk full"
     assert error_text(ConfigError("an old-style message"), "ko") == "an old-style message"
+
+
+def test_an_unknown_model_is_refused_in_the_ui_language():
+    from explorer.core.learned import get_spec
+    error = refusal(lambda: get_spec("gpt-5"))
+    assert str(error).startswith("unknown model 'gpt-5' (choose from minilm-l6")
+    assert error_text(error, "ko").startswith("알 수 없는 모델 'gpt-5' (minilm-l6")
