@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
+from ..core.config import ConfigError
 from .resources import resource_path
 
 LANGUAGES = ("en", "ko")
@@ -77,3 +78,15 @@ def translate(context: str, text: str, language: str | None = None) -> str:
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate's marker name
     """Marks a text for the catalogue where it is defined; translated where it is shown."""
     return text
+
+
+def error_text(exc: BaseException, language: str | None = None) -> str:
+    """An error's message in the current (or given) language. Core's ConfigErrors are English
+    (the CLI prints them) but keep their template and parameters (``ConfigError.of``): the
+    template is looked up in the "core" context and filled in; so are the parameters named
+    as words (e.g. "encoder "). Anything else: str(exc)."""
+    if not isinstance(exc, ConfigError) or exc.template is None:
+        return str(exc)
+    params = {name: translate("core", value, language) if name in exc.words else value
+              for name, value in exc.params.items()}
+    return translate("core", exc.template, language).format(**params)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..core.config import ConfigError
 from ..core.learned import MODELS, get_spec, is_installed
 from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture, prune
-from .i18n import translate
+from .i18n import error_text, translate
 from .observable import Event, Observable
 from .runner import Runner, describe_error
 from .state import Field
@@ -92,7 +92,7 @@ class LearnedState(Observable):
             try:
                 spec = get_spec(name)
             except ConfigError as exc:
-                self.error.emit(str(exc))
+                self.error.emit(error_text(exc))
                 return False
             if not is_installed(spec):
                 self.error.emit(translate("app.learned_state", "{name} is not installed: {command}").format(
@@ -238,7 +238,7 @@ class LearnedState(Observable):
 
 def _describe(exc: BaseException) -> str:
     """A ConfigError (text too long, not installed, …) as its own message; others typed."""
-    return str(exc) if isinstance(exc, ConfigError) else describe_error(exc)
+    return error_text(exc) if isinstance(exc, ConfigError) else describe_error(exc)
 
 
 def _learned_runner() -> Runner:

@@ -31,6 +31,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core.config import ConfigError
+from .i18n import error_text
+
 IDLE_EXIT_S = 2.0  # an idle thread ends within microseconds of close(); this only bounds the join
 
 
@@ -47,7 +50,10 @@ def end_thread(thread: threading.Thread | None, busy: bool, timeout: float) -> b
 
 
 def describe_error(exc: BaseException) -> str:
-    """One line for the status bar: the exception's own message, typed when it is not ours."""
+    """One line for the status bar: the exception's own message (a ConfigError's in the UI
+    language), typed when it is not ours."""
+    if isinstance(exc, ConfigError) and exc.template is not None:
+        return error_text(exc).splitlines()[0]
     name = exc.__class__.__name__
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     if not text:

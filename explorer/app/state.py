@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..core import AttentionConfig, ConfigError, validate
 from .compute import ComputeWorker, Outcome
+from .i18n import error_text
 from .observable import Event, Field, Observable  # noqa: F401 (Field: its old home)
 from .topic_settings import TopicSettings
 
@@ -146,7 +147,7 @@ class AppState(Observable):
         try:
             validate(config)
         except ConfigError as exc:
-            self.error.emit(str(exc))
+            self.error.emit(error_text(exc))  # in the UI language
             return False
         if config == self._config:
             return True

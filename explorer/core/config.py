@@ -55,8 +55,33 @@ MAX_NUMBER_DIGITS = 19   # typed whole numbers: more digits than any limit here,
 COURSE_SENTENCE = ("나는", "학교에", "버스로", "갔다")
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate's marker name
+    """Marks an error template for the UI's catalogue (tools/update_translations.py scans core);
+    core stays Qt-free and English: the app layer translates (app.i18n.error_text)."""
+    return text
+
+
 class ConfigError(ValueError):
-    """A user-facing problem with a config; the message is meant to be shown as is."""
+    """A user-facing problem with a config; the message (English: the CLI prints it) is meant to
+    be shown as is. Made with `ConfigError.of(template, **params)` it also keeps the template
+    and its parameters, so a UI can show it in its own language (app.i18n.error_text)."""
+
+    def __init__(self, message: str = "", template: str | None = None,
+                 params: dict | None = None, words: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.template = template
+        self.params = dict(params or {})
+        self.words = words  # names of params that are words to translate too (e.g. side)
+
+    @classmethod
+    def of(cls, template: str, words: tuple[str, ...] = (), **params) -> "ConfigError":
+        """str(error) == template.format(**params); mark `template` with QT_TRANSLATE_NOOP."""
+        return cls(template.format(**params), template, params, words)
+
+
+# words that fill error templates, marked for the catalogue (translated by app.i18n.error_text)
+ERROR_WORDS = (QT_TRANSLATE_NOOP("core", "heads"), QT_TRANSLATE_NOOP("core", "seed"),
+               QT_TRANSLATE_NOOP("core", "encoder "))
 
 
 @dataclass(frozen=True)
@@ -98,12 +123,13 @@ class AttentionConfig:
         try:
             tokens = tuple(str(t) for t in tokens)
         except TypeError:
-            raise ConfigError(f"tokens must be a list of strings, got {_short(tokens)}") from None
+            raise ConfigError.of(QT_TRANSLATE_NOOP("core", "tokens must be a list of strings, got {value}"),
+                                 value=_short(tokens)) from None
         try:
             padding = frozenset(_as_position(p) for p in self.padding)
         except TypeError:
-            raise ConfigError("padding must be a list of token positions, "
-                              f"got {_short(self.padding)}") from None
+            raise ConfigError.of(QT_TRANSLATE_NOOP("core", "padding must be a list of token positions, got {value}"),
+                                 value=_short(self.padding)) from None
         object.__setattr__(self, "tokens", tokens)
         object.__setattr__(self, "padding", padding)
 
@@ -133,13 +159,14 @@ class AttentionConfig:
         Unknown keys are ignored; wrong types raise ConfigError.
         """
         if not isinstance(data, dict):
-            raise ConfigError("settings must be a JSON object")
+            raise ConfigError.of(QT_TRANSLATE_NOOP("core", "settings must be a JSON object"))
         known = {f.name for f in dataclasses.fields(cls)}
         kwargs = {k: v for k, v in data.items() if k in known}
         try:
             config = cls(**kwargs)
         except (TypeError, ValueError) as exc:
-            raise ConfigError(f"invalid settings: {exc}") from exc
+            raise ConfigError.of(QT_TRANSLATE_NOOP("core", "invalid settings: {problem}"),
+                                 problem=exc) from exc
         return validate(config)
 
 
@@ -171,15 +198,18 @@ def parse_whole(text: str, what: str) -> int:
     seconds or raise. ConfigError with a short message otherwise; ranges are the caller's.
     """
     if not isinstance(text, str):
-        raise ConfigError(f"{what} must be a whole number, got {_short(text)}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be a whole number, got {value}"),
+                             name=what, value=_short(text))
     stripped = text.strip()
     sign = stripped[:1] if stripped[:1] in ("-", "+") else ""
     digits = stripped[len(sign):]
     if not digits or not (digits.isascii() and digits.isdigit()):
-        raise ConfigError(f"{what} must be a whole number (digits 0-9), got {_short(text)}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be a whole number (digits 0-9), got {value}"),
+                             name=what, value=_short(text))
     significant = digits.lstrip("0") or "0"
     if len(significant) > MAX_NUMBER_DIGITS:
-        raise ConfigError(f"{what} is too large: a {len(significant)}-digit number")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} is too large: a {digits}-digit number"),
+                             name=what, digits=len(significant))
     return int(sign + significant)
 
 
@@ -188,23 +218,31 @@ def token_problem(token: str) -> str | None:
     labels; lone surrogates (undecodable bytes from a terminal) break UTF-8 output."""
     if len(token) > MAX_TOKEN_CHARS:
         return f"is longer than {MAX_TOKEN_CHARS} characters"
+    code = _unshowable(token)
+    return None if code is None else f"contains the character U+{code}, which cannot be shown"
+
+
+def _unshowable(token: str) -> str | None:
+    """The first control character, surrogate or non-character in `token` as hex, or None."""
     for ch in token:
-        category = unicodedata.category(ch)
-        if category in ("Cc", "Cs") or ch in ("\ufffe", "\uffff"):
-            return f"contains the character U+{ord(ch):04X}, which cannot be shown"
+        if unicodedata.category(ch) in ("Cc", "Cs") or ch in ("\ufffe", "\uffff"):
+            return f"{ord(ch):04X}"
     return None
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, got {_short(value)}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be a whole number, got {value}"),
+                             ("name",), name=name, value=_short(value))
     if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, got {_short(value)}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be between {low} and {high}, got {value}"),
+                             ("name",), name=name, low=low, high=high, value=_short(value))
 
 
 def _check_bool(name: str, value) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"{name} must be true or false, got {_short(value)}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be true or false, got {value}"),
+                             name=name, value=_short(value))
 
 
 def check_sentence(tokens, padding, side: str = "") -> None:
@@ -212,23 +250,41 @@ def check_sentence(tokens, padding, side: str = "") -> None:
     non-empty tokens, padding whole numbers inside the sentence. ConfigError otherwise."""
     n = len(tokens)
     if n == 0:
-        raise ConfigError(f"the {side}sentence is empty: type at least one token")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "the {side}sentence is empty: type at least one token"),
+                             SIDE, side=side)
     if n > MAX_TOKENS:
-        raise ConfigError(f"too many {side}tokens: {n} (at most {MAX_TOKENS})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "too many {side}tokens: {n} (at most {limit})"),
+                             SIDE, side=side, n=n, limit=MAX_TOKENS)
     if any(not t for t in tokens):
-        raise ConfigError(f"{side}tokens must not be empty strings")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{side}tokens must not be empty strings"),
+                             SIDE, side=side)
     for i, token in enumerate(tokens):
-        problem = token_problem(token)
-        if problem:
-            raise ConfigError(f"{side}token {i + 1} ({_short(token, 20)}) {problem}")
+        _check_token(token, i, side)
     not_int = [p for p in padding if isinstance(p, bool) or not isinstance(p, int)]
     if not_int:
-        raise ConfigError(f"{side}padding positions must be whole numbers, "
-                          f"got {_short(not_int[0])}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{side}padding positions must be whole numbers, got {value}"),
+                             SIDE, side=side, value=_short(not_int[0]))
     bad = sorted(p for p in padding if not 0 <= p < n)
     if bad:
-        raise ConfigError(f"{side}padding position {_short(bad[0])} is outside the "
-                          f"{side}sentence (0..{n - 1})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core",
+                                               "{side}padding position {value} is outside the {side}sentence (0..{last})"),
+                             SIDE, side=side, value=_short(bad[0]), last=n - 1)
+
+
+SIDE = ("side",)  # check_sentence's `side` ("" or "encoder ") is a word of the message
+
+
+def _check_token(token: str, index: int, side: str) -> None:
+    """token_problem's two cases as messages of their own (a UI translates each whole)."""
+    shown = _short(token, 20)
+    if len(token) > MAX_TOKEN_CHARS:
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{side}token {i} ({token}) is longer than {limit} characters"),
+                             SIDE, side=side, i=index + 1, token=shown, limit=MAX_TOKEN_CHARS)
+    code = _unshowable(token)
+    if code is not None:
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core",
+                                               "{side}token {i} ({token}) contains the character U+{code}, which cannot be shown"),
+                             SIDE, side=side, i=index + 1, token=shown, code=code)
 
 
 def validate(config: AttentionConfig) -> AttentionConfig:
@@ -238,29 +294,30 @@ def validate(config: AttentionConfig) -> AttentionConfig:
     _check_int("d_model", config.d_model, 1, MAX_D_MODEL)
     _check_int("heads", config.n_heads, 1, min(MAX_HEADS, MAX_D_MODEL))
     if config.d_model % config.n_heads:
-        raise ConfigError(
-            f"d_model {config.d_model} is not divisible by {config.n_heads} heads "
-            f"(each head needs d_model / heads columns)"
-        )
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "d_model {d_model} is not divisible by {heads} heads "
+                                               "(each head needs d_model / heads columns)"),
+                             d_model=config.d_model, heads=config.n_heads)
     if config.n_heads > max_heads_for(n):
-        raise ConfigError(
-            f"{config.n_heads} heads × {n} × {n} weights is too large to show "
-            f"(at most {MAX_ATTENTION_CELLS:,} cells: {max_heads_for(n)} heads at {n} tokens); "
-            f"use fewer heads or tokens"
-        )
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{heads} heads × {n} × {n} weights is too large to show "
+                                               "(at most {cells} cells: {most} heads at {n} tokens); "
+                                               "use fewer heads or tokens"),
+                             heads=config.n_heads, n=n, cells=f"{MAX_ATTENTION_CELLS:,}",
+                             most=max_heads_for(n))
     _check_int("seed", config.seed, 0, SEED_MAX)
     for name in ("scaled", "causal", "positional"):
         _check_bool(name, getattr(config, name))
     if config.backend not in BACKENDS:
-        raise ConfigError(f"unknown backend {_short(config.backend)} "
-                          f"(choose {', '.join(BACKENDS)})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown backend {value} (choose {choices})"),
+                             value=_short(config.backend), choices=", ".join(BACKENDS))
     if not isinstance(config.device, str) or not _DEVICE_RE.fullmatch(config.device):
-        raise ConfigError(f"unknown device {_short(config.device)} (use cpu, cuda or cuda:N)")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown device {value} (use cpu, cuda or cuda:N)"),
+                             value=_short(config.device))
     if config.backend == "numpy" and config.device != "cpu":
-        raise ConfigError("the numpy backend runs on the CPU only; choose torch for CUDA")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "the numpy backend runs on the CPU only; choose torch for CUDA"))
     if config.dtype not in DTYPES:
-        raise ConfigError(f"unknown dtype {_short(config.dtype)} (choose {', '.join(DTYPES)})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown dtype {value} (choose {choices})"),
+                             value=_short(config.dtype), choices=", ".join(DTYPES))
     if config.init not in INITS:
-        raise ConfigError(f"unknown weight init {_short(config.init)} "
-                          f"(choose {', '.join(INITS)})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown weight init {value} (choose {choices})"),
+                             value=_short(config.init), choices=", ".join(INITS))
     return config

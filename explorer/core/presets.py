@@ -49,5 +49,6 @@ def get_preset(name: str) -> Preset:
     try:
         return PRESETS[name]
     except KeyError:
-        from .config import ConfigError
-        raise ConfigError(f"unknown preset {name!r} (choose {', '.join(PRESETS)})") from None
+        from .config import QT_TRANSLATE_NOOP, ConfigError
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown preset {value} (choose {choices})"),
+                             value=repr(name), choices=", ".join(PRESETS)) from None

@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cancel import StopCheck, check
-from .config import INITS, ConfigError
+from .config import INITS, QT_TRANSLATE_NOOP, ConfigError
 
 WEIGHT_SCALE = 0.5
 
@@ -31,7 +31,8 @@ def weight_std(d_model: int, init: str = "course") -> float:
         return WEIGHT_SCALE
     if init == "unit":
         return 1.0 / np.sqrt(d_model)
-    raise ConfigError(f"unknown weight init {init!r} (choose {', '.join(INITS)})")
+    raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown weight init {value} (choose {choices})"),
+                         value=repr(init), choices=", ".join(INITS))
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: draws are cached, so one object per draw

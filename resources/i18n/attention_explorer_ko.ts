@@ -319,6 +319,169 @@
     </message>
 </context>
 <context>
+    <name>core</name>
+    <message>
+        <source>heads</source>
+        <translation>헤드 수</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>encoder </source>
+        <translation>인코더 </translation>
+    </message>
+    <message>
+        <source>tokens must be a list of strings, got {value}</source>
+        <translation>토큰은 문자열 목록이어야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>padding must be a list of token positions, got {value}</source>
+        <translation>패딩은 토큰 위치의 목록이어야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>settings must be a JSON object</source>
+        <translation>설정은 JSON 객체여야 합니다</translation>
+    </message>
+    <message>
+        <source>invalid settings: {problem}</source>
+        <translation>잘못된 설정: {problem}</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number, got {value}</source>
+        <translation>{name} 값은 정수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number (digits 0-9), got {value}</source>
+        <translation>{name} 값은 정수(숫자 0-9)여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>{name} is too large: a {digits}-digit number</source>
+        <translation>{name} 값이 너무 큽니다: {digits}자리 수</translation>
+    </message>
+    <message>
+        <source>{name} must be between {low} and {high}, got {value}</source>
+        <translation>{name} 값은 {low}에서 {high} 사이여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>{name} must be true or false, got {value}</source>
+        <translation>{name} 값은 true 또는 false여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>the {side}sentence is empty: type at least one token</source>
+        <translation>{side}문장이 비어 있습니다: 토큰을 하나 이상 입력하세요</translation>
+    </message>
+    <message>
+        <source>too many {side}tokens: {n} (at most {limit})</source>
+        <translation>{side}토큰이 너무 많습니다: {n}개 (최대 {limit}개)</translation>
+    </message>
+    <message>
+        <source>{side}tokens must not be empty strings</source>
+        <translation>{side}토큰은 빈 문자열일 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{side}padding positions must be whole numbers, got {value}</source>
+        <translation>{side}패딩 위치는 정수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>{side}padding position {value} is outside the {side}sentence (0..{last})</source>
+        <translation>{side}패딩 위치 {value}: {side}문장의 범위(0..{last}) 밖입니다</translation>
+    </message>
+    <message>
+        <source>{side}token {i} ({token}) is longer than {limit} characters</source>
+        <translation>{side}토큰 {i} ({token}): {limit}자보다 깁니다</translation>
+    </message>
+    <message>
+        <source>{side}token {i} ({token}) contains the character U+{code}, which cannot be shown</source>
+        <translation>{side}토큰 {i} ({token})에 표시할 수 없는 문자(U+{code})가 들어 있습니다</translation>
+    </message>
+    <message>
+        <source>d_model {d_model} is not divisible by {heads} heads (each head needs d_model / heads columns)</source>
+        <translation>d_model = {d_model}: 헤드 {heads}개로 나누어떨어지지 않습니다 (헤드마다 d_model / 헤드 수만큼의 열이 필요합니다)</translation>
+    </message>
+    <message>
+        <source>{heads} heads × {n} × {n} weights is too large to show (at most {cells} cells: {most} heads at {n} tokens); use fewer heads or tokens</source>
+        <translation>헤드 {heads}개 × {n} × {n} 가중치는 너무 커서 표시할 수 없습니다 (최대 {cells}칸: 토큰 {n}개이면 헤드 {most}개까지). 헤드나 토큰을 줄이세요</translation>
+    </message>
+    <message>
+        <source>unknown backend {value} (choose {choices})</source>
+        <translation>알 수 없는 백엔드 {value} ({choices} 중에서 선택)</translation>
+    </message>
+    <message>
+        <source>unknown device {value} (use cpu, cuda or cuda:N)</source>
+        <translation>알 수 없는 장치 {value} (cpu, cuda, cuda:N 중 하나)</translation>
+    </message>
+    <message>
+        <source>the numpy backend runs on the CPU only; choose torch for CUDA</source>
+        <translation>numpy 백엔드는 CPU에서만 실행됩니다. CUDA를 쓰려면 torch를 선택하세요</translation>
+    </message>
+    <message>
+        <source>unknown dtype {value} (choose {choices})</source>
+        <translation>알 수 없는 dtype {value} ({choices} 중에서 선택)</translation>
+    </message>
+    <message>
+        <source>unknown weight init {value} (choose {choices})</source>
+        <translation>알 수 없는 가중치 초기화 {value} ({choices} 중에서 선택)</translation>
+    </message>
+    <message>
+        <source>the text is empty</source>
+        <translation>텍스트가 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>the text is {n} characters long; {model} accepts at most {limit} tokens (and {chars} characters)</source>
+        <translation>텍스트가 {n}자로 깁니다: {model} 모델은 최대 토큰 {limit}개(그리고 {chars}자)까지 받습니다</translation>
+    </message>
+    <message>
+        <source>the text is {n} tokens long; {model} accepts at most {limit}</source>
+        <translation>텍스트가 토큰 {n}개로 깁니다: {model} 모델은 최대 {limit}개까지 받습니다</translation>
+    </message>
+    <message>
+        <source>a head mask for {model} is ({layers}, {heads}), not {shape}</source>
+        <translation>{model} 모델의 헤드 마스크는 ({layers}, {heads}) 모양이어야 합니다 (받은 모양: {shape})</translation>
+    </message>
+    <message>
+        <source>{model} is an encoder: generation and the KV cache need a decoder</source>
+        <translation>{model} 모델은 인코더입니다: 생성과 KV 캐시에는 디코더가 필요합니다</translation>
+    </message>
+    <message>
+        <source>unknown preset {value} (choose {choices})</source>
+        <translation>알 수 없는 프리셋 {value} ({choices} 중에서 선택)</translation>
+    </message>
+    <message>
+        <source>d_ff must be a whole number, got {value}</source>
+        <translation>d_ff는 정수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>d_ff must be between 1 and {limit}, got {value} (the FFN needs at least one hidden unit)</source>
+        <translation>d_ff는 1에서 {limit} 사이여야 합니다 (받은 값: {value}). FFN에는 은닉 유닛이 하나 이상 필요합니다</translation>
+    </message>
+    <message>
+        <source>unknown activation {value} (choose {choices})</source>
+        <translation>알 수 없는 활성화 함수 {value} ({choices} 중에서 선택)</translation>
+    </message>
+    <message>
+        <source>head mask needs one entry per head ({heads}), got shape {shape}</source>
+        <translation>헤드 마스크에는 헤드마다 값이 하나씩({heads}개) 필요합니다 (받은 모양: {shape})</translation>
+    </message>
+    <message>
+        <source>head mask entries must be on/off (True/False or 1/0)</source>
+        <translation>헤드 마스크의 값은 켜기/끄기(True/False 또는 1/0)여야 합니다</translation>
+    </message>
+    <message>
+        <source>the sweep needs at least one token and one seed</source>
+        <translation>스윕에는 토큰과 시드가 하나 이상씩 필요합니다</translation>
+    </message>
+    <message>
+        <source>no d_model in {widths} is divisible by {heads} heads</source>
+        <translation>{widths} 중 헤드 {heads}개로 나누어떨어지는 d_model이 없습니다</translation>
+    </message>
+    <message>
+        <source>unknown model {value} (choose from {choices})</source>
+        <translation>알 수 없는 모델 {value} ({choices} 중에서 선택)</translation>
+    </message>
+</context>
+<context>
     <name>export</name>
     <message>
         <source>scaled ÷√{d_head}</source>
@@ -1199,6 +1362,10 @@ click to open it; {state}</source>
         <translation>d_ff</translation>
     </message>
     <message>
+        <source>mean ‖token‖ per stage  (√d_model = {root})</source>
+        <translation>단계별 평균 ‖토큰‖  (√d_model = {root})</translation>
+    </message>
+    <message>
         <source>mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})</source>
         <translation>단계별 평균 ‖토큰‖ · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})</translation>
     </message>
@@ -1569,18 +1736,6 @@ click to open it; {state}</source>
 </context>
 <context>
     <name>window.learned_wiring</name>
-    <message>
-        <source>the text is empty</source>
-        <translation>텍스트가 비어 있습니다</translation>
-    </message>
-    <message>
-        <source>the text is {n} tokens long; {model} accepts at most {limit}</source>
-        <translation>텍스트가 토큰 {n}개로 깁니다: {model} 모델은 최대 {limit}개까지 받습니다</translation>
-    </message>
-    <message>
-        <source>the text is {n} characters long; {model} accepts at most {limit} tokens (and {chars} characters)</source>
-        <translation>텍스트가 {n}자로 깁니다: {model} 모델은 최대 토큰 {limit}개(그리고 {chars}자)까지 받습니다</translation>
-    </message>
     <message>
         <source>Model source</source>
         <translation>모델 소스</translation>

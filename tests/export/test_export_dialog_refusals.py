@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from PySide6.QtGui import QPalette
 
 from explorer.core import get_preset
 from explorer.gui.window.export_dialog import open_export_dialog
@@ -22,7 +23,7 @@ def test_empty_folder_is_refused_not_the_working_directory(qtbot, window, tmp_pa
     dialog.folder.setText("   ")
     assert dialog.export() == []
     assert os.listdir(tmp_path) == []
-    assert "folder" in dialog.message.text() and "#c62828" in dialog.message.styleSheet()
+    assert "folder" in dialog.message.text() and dialog.message.palette().color(QPalette.ColorRole.WindowText).name() == "#c62828"
     dialog.folder.setText(str(tmp_path))
     paths = dialog.export()
     assert len(paths) == 1 and paths[0].parent == tmp_path

@@ -96,3 +96,38 @@ def test_no_fonts_folder_at_all_is_survivable(qapp, monkeypatch):
     monkeypatch.setattr(fonts, "_families", [])
     monkeypatch.setattr(fonts, "fonts_dir", lambda: None)
     assert fonts.load_bundled_fonts()
+
+
+def test_text_colour_by_palette_keeps_following_the_parents_font(qtbot):
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+    from explorer.gui.plotting.fonts import set_text_colour, ui_font
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    label = QLabel("not applied", parent)
+    QVBoxLayout(parent).addWidget(label)
+    set_text_colour(label, "#b00020")
+    parent.setFont(ui_font(16))  # presentation mode sets the window's font
+    assert label.font().pointSizeF() == ui_font(16).pointSizeF()
+    assert label.palette().color(QPalette.ColorRole.WindowText).name() == "#b00020"
+    set_text_colour(label, None)
+    assert label.palette().color(QPalette.ColorRole.WindowText) == \
+        parent.palette().color(QPalette.ColorRole.WindowText)
+    assert label.styleSheet() == ""
+
+
+def test_only_check_box_indicators_use_style_sheets(qtbot, make_window):
+    """Colours and weights are palettes and fonts; a check box's indicator size is the one
+    thing Qt offers only through a style sheet (topics.widgets.checkbox_style)."""
+    from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QWidget
+    from explorer.gui.topics import TOPICS
+
+    window = make_window()
+    controller = window.findChild(QObject, "topics_controller")
+    for topic in TOPICS:
+        controller.show_topic(topic.key)
+    window.state.view.presentation = True
+    sheets = [w.styleSheet() for w in window.findChildren(QWidget) if w.styleSheet()]
+    assert sheets and all(s.startswith("QCheckBox::indicator") for s in sheets), sheets

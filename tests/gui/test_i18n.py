@@ -257,20 +257,34 @@ def test_topic_notes_and_titles_follow_the_language(korean_ui):
 
 
 def test_the_model_layers_commonest_refusals_reach_the_status_bar_in_korean(korean_ui):
-    """learned_wiring.error_text matches core's own wording (raised here, not copied), so a
-    changed message in core fails this instead of showing English in the Korean UI."""
+    """Core raises them in English with their template (raised here, not copied); the runner's
+    describe_error shows them in the UI language (app.i18n.error_text)."""
     from types import SimpleNamespace
     from explorer.core.learned.analysis import MAX_CHARS_PER_TOKEN, check_length, tokenize
     from explorer.app.runner import describe_error
-    from explorer.gui.window.learned_wiring import error_text
+    from explorer.app.i18n import error_text
     model = SimpleNamespace(spec=SimpleNamespace(name="minilm-l6", max_tokens=4))
     shown = []
     for call in (lambda: tokenize(model, "  "), lambda: check_length(model, 9),
                  lambda: tokenize(model, "x" * (MAX_CHARS_PER_TOKEN * 4 + 1))):
         with pytest.raises(Exception) as caught:
             call()
-        shown.append(error_text(describe_error(caught.value)))
+        shown.append(describe_error(caught.value))
     assert shown[0] == "텍스트가 비어 있습니다"
     assert shown[1] == "텍스트가 토큰 9개로 깁니다: minilm-l6 모델은 최대 4개까지 받습니다"
     assert shown[2].startswith(f"텍스트가 {MAX_CHARS_PER_TOKEN * 4 + 1}자로 깁니다")
-    assert error_text("something else entirely") == "something else entirely"
+    assert error_text(ValueError("something else entirely")) == "something else entirely"
+
+
+def test_core_refusals_are_shown_in_korean(qtbot, make_window, korean_ui):
+    """Core's messages stay English for the CLI; the Korean window shows them in Korean: the
+    status bar for a refused config, a topic's message line for a refused topic setting."""
+    window = make_window()
+    assert not window.state.set_config(window.state.config.replace(d_model=10, n_heads=3))
+    assert window.statusBar().currentMessage() == (
+        "d_model = 10: 헤드 3개로 나누어떨어지지 않습니다 (헤드마다 d_model / 헤드 수만큼의 열이 필요합니다)")
+    view = window.findChild(TopicsController).show_topic("encoder")
+    view.auto_ff.setChecked(False)
+    view.ff_spin.setValue(0)  # the spin box allows 0: the core refuses it, with its reason
+    qtbot.waitUntil(lambda: view.message.text().startswith("d_ff는 1에서"), timeout=30_000)
+    assert view.message.isVisible() and "FFN에는 은닉 유닛이" in view.message.text()

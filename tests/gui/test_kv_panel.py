@@ -108,8 +108,13 @@ def test_equality_check_passes_at_every_step(panel, config):
         assert text.startswith(f"cached output = row {t} of the full causal pass: max |difference| = ")
         assert text.endswith("✓") and "✗" not in text
         assert f"{trace.steps[t].max_diff:.1e}" in text
-        assert "#1a7f37" in panel.check_label.styleSheet()
+        assert text_colour(panel.check_label) == "#1a7f37"
         check_step_matches_trace(panel, trace, t)
+
+
+def text_colour(label) -> str:
+    from PySide6.QtGui import QPalette
+    return label.palette().color(QPalette.ColorRole.WindowText).name()
 
 
 def test_a_wrong_cache_shows_a_red_cross(panel):
@@ -118,9 +123,9 @@ def test_a_wrong_cache_shows_a_red_cross(panel):
     panel.set_trace(dataclasses.replace(trace, steps=trace.steps[:2] + (bad,) + trace.steps[3:]))
     panel.set_step(2)
     assert panel.check_label.text().endswith("3.0e-05 ✗")
-    assert "#d1242f" in panel.check_label.styleSheet()
+    assert text_colour(panel.check_label) == "#d1242f"
     panel.set_step(1)
-    assert panel.check_label.text().endswith("✓") and "#1a7f37" in panel.check_label.styleSheet()
+    assert panel.check_label.text().endswith("✓") and text_colour(panel.check_label) == "#1a7f37"
     trace32 = run_kv_cache(COURSE.replace(dtype="float32"))
     fine = dataclasses.replace(trace32.steps[0], max_diff=3e-5)  # within 1e-4 for float32
     panel.set_trace(dataclasses.replace(trace32, steps=(fine,) + trace32.steps[1:]))

@@ -47,3 +47,45 @@ def test_the_views_draw_with_it(qtbot):
     from explorer.gui.heads.panel import PanelStyle
     assert isinstance(HeadPanel(PanelStyle.for_mode(False)), MatrixHeatmap)
     assert isinstance(MatrixPlot(), MatrixHeatmap)
+
+
+def test_topic_matrices_draw_values_the_heads_way(qtbot):
+    """One way to draw cell values: the topics' MatrixPlot uses the heads grid's CellTextItem
+    (any numbers, rectangular matrices), painted where they fit and not at all where they don't."""
+    import pyqtgraph as pg
+    from explorer.gui.plotting.cell_text_item import CellTextItem
+
+    plot = MatrixPlot()
+    widget = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(widget)
+    widget.ci.addItem(plot.plot)
+    widget.resize(600, 360)
+    widget.show()
+    qtbot.waitExposed(widget)
+    values = np.array([[-2.0, 0.25, 2.0], [12.345, -0.5, 0.0]])
+    plot.set_matrix(values, (-2.0, 2.0), "CET-D1", values=True)
+    assert plot.value_labels() == ["-2.00", "0.25", "2.00", "12.35", "-0.50", "0.00"]
+    assert not any(isinstance(item, pg.TextItem) for item in plot.plot.items)
+    assert isinstance(plot.values, CellTextItem)
+    assert plot.values.boundingRect().getRect() == (-0.5, -0.5, 3, 2)
+    plot.set_matrix(values, (-2.0, 2.0), "CET-D1", values=True, value_cells=values > 0)
+    assert plot.value_labels() == ["0.25", "2.00", "12.35"]
+
+    def lightness_across(row, col):  # across cell (row, col) of the grabbed widget
+        qtbot.wait(50)
+        image = widget.grab().toImage()
+        view = plot.plot.getViewBox()
+        points = [view.mapViewToScene(pg.Point(col + dx, row)) for dx in np.linspace(-0.3, 0.3, 40)]
+        return [image.pixelColor(widget.mapFromScene(p)).lightness() for p in points]
+
+    plot.set_matrix(values, (-2.0, 2.0), "CET-D1", values=True)
+    shown = lightness_across(0, 0)  # -2.00 on the darkest blue: white text
+    plot.set_matrix(values, (-2.0, 2.0), "CET-D1", values=False)
+    plain = lightness_across(0, 0)
+    assert max(plain) - min(plain) < 10
+    assert max(shown) > max(plain) + 60
+    plot.set_matrix(values, (-2.0, 2.0), "CET-D1", values=True)
+    widget.resize(150, 90)  # cells too small for a readable label: none painted
+    squeezed = lightness_across(0, 0)
+    assert max(squeezed) - min(squeezed) < 10
+    widget.close()

@@ -148,3 +148,55 @@ def test_many_heads_stay_inside_the_view_in_presentation_mode(qtbot, make_window
     for plot in grid.plot_items():
         assert plot.sceneBoundingRect().right() <= right, (len(grid.plot_items()), plot.sceneBoundingRect())
     assert grid._bar.sceneBoundingRect().right() <= right
+
+
+@pytest.mark.parametrize("width, height", PROJECTORS)
+def test_the_shortcuts_dialog_fits_a_projector(qtbot, make_window, monkeypatch, width, height):
+    """At 1024 × 768 in presentation mode the table is taller than the screen: it scrolls, and
+    the dialog (its Close button too) stays on the screen, every column whole."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QDialogButtonBox
+    from explorer.gui.window.shortcuts import ShortcutsDialog
+
+    window = make_window(size=(1400, 900))
+    present_on(window, qtbot, width, height)
+    room = QRect(0, 0, width, height)
+    # the class, not the dialog: it fits itself as it is shown
+    monkeypatch.setattr(ShortcutsDialog, "available_rect", lambda self: room)
+    dialog = window.show_shortcuts()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)  # fit_to_contents runs after the font change
+    assert room.contains(dialog.frameGeometry()), (dialog.frameGeometry(), room)
+    close = dialog.findChild(QDialogButtonBox)
+    assert dialog.rect().contains(close.geometry()) and close.isVisible()
+    table = dialog.table
+    assert not table.horizontalScrollBar().isVisible()
+    metrics = table.fontMetrics()
+    for column in range(table.columnCount()):
+        need = max(metrics.horizontalAdvance(table.item(r, column).text())
+                   for r in range(table.rowCount()))
+        assert table.columnWidth(column) >= need, (column, table.columnWidth(column), need)
+    if height <= 768:
+        assert table.verticalScrollBar().isVisible()  # 16 pt rows: taller than the screen
+    dialog.close()
+
+
+def test_the_kv_flops_curves_get_room_at_1024x768(qtbot, make_window):
+    """The FLOPs plot had ~60 px of curves and a y label cut off: the legend now sits inside the
+    plot, the y label is only the unit, the side column is wider so the counters wrap less."""
+    window = make_window(size=(1400, 900))
+    present_on(window, qtbot, 1024, 768)
+    window.tabs.setCurrentWidget(window.kv_panel)
+    qtbot.waitUntil(lambda: window.kv_panel.trace is not None, timeout=WAIT_MS)
+    qtbot.wait(50)
+    flops = window.kv_panel.flops_plot
+    view = flops.plot.getViewBox()
+    assert view.height() >= 100
+    assert flops.legend.parentItem() is view
+    label = flops.plot.getAxis("left").label  # rotated: its width runs along the axis
+    assert label.boundingRect().width() <= view.height()
+    window.state.view.presentation = False
+    qtbot.wait(50)
+    assert flops.legend.parentItem() is not view  # back under the plot
+    from explorer.gui.plotting.i18n import translate
+    assert flops.plot.getAxis("left").labelText == translate("kv.flops_plot", "cumulative")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config import ConfigError
+from ..config import QT_TRANSLATE_NOOP, ConfigError
 from .tokenization import Tokens
 
 
@@ -34,11 +34,13 @@ MAX_CHARS_PER_TOKEN = 32
 
 def tokenize(model, text: str, prefix: str = "") -> Tokens:
     if not text.strip():
-        raise ConfigError("the text is empty")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "the text is empty"))
     limit = model.spec.max_tokens
     if len(text) > MAX_CHARS_PER_TOKEN * limit:
-        raise TextTooLongError(f"the text is {len(text)} characters long; {model.spec.name} accepts "
-                               f"at most {limit} tokens (and {MAX_CHARS_PER_TOKEN * limit} characters)")
+        raise TextTooLongError.of(QT_TRANSLATE_NOOP("core", "the text is {n} characters long; {model} accepts "
+                                                    "at most {limit} tokens (and {chars} characters)"),
+                                  n=len(text), model=model.spec.name, limit=limit,
+                                  chars=MAX_CHARS_PER_TOKEN * limit)
     tokens = model.tokenizer(prefix + text) if prefix else model.tokenizer(text)
     check_length(model, len(tokens.ids))
     return tokens
@@ -47,7 +49,8 @@ def tokenize(model, text: str, prefix: str = "") -> Tokens:
 def check_length(model, n: int) -> None:
     limit = model.spec.max_tokens
     if n > limit:
-        raise TextTooLongError(f"the text is {n} tokens long; {model.spec.name} accepts at most {limit}")
+        raise TextTooLongError.of(QT_TRANSLATE_NOOP("core", "the text is {n} tokens long; {model} accepts at most {limit}"),
+                                  n=n, model=model.spec.name, limit=limit)
 
 
 def check_head_mask(model, head_mask):
@@ -58,7 +61,8 @@ def check_head_mask(model, head_mask):
     mask = np.asarray(head_mask, dtype=np.float32)
     spec = model.spec
     if mask.shape != (spec.layers, spec.heads):
-        raise ConfigError(f"a head mask for {spec.name} is ({spec.layers}, {spec.heads}), not {mask.shape}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "a head mask for {model} is ({layers}, {heads}), not {shape}"),
+                             model=spec.name, layers=spec.layers, heads=spec.heads, shape=mask.shape)
     return torch.as_tensor(mask, device=model.device)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import ConfigError
+from ..config import QT_TRANSLATE_NOOP, ConfigError
 from .analysis import check_length, top_k
 from .tokenization import Tokens
 
@@ -54,7 +54,8 @@ def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True,
     from . import llama
     from .analysis import check_head_mask
     if not model.is_decoder:
-        raise ConfigError(f"{model.spec.name} is an encoder: generation and the KV cache need a decoder")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{model} is an encoder: generation and the KV cache need a decoder"),
+                             model=model.spec.name)
     if not 0 <= generate <= MAX_GENERATE:
         raise ConfigError(f"--generate takes 0..{MAX_GENERATE} tokens, not {generate}")
     check_length(model, len(tokens.ids) + generate)

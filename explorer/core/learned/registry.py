@@ -12,7 +12,7 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import ConfigError
+from ..config import QT_TRANSLATE_NOOP, ConfigError
 
 REQUIREMENTS_FILE = "requirements-models.txt"
 
@@ -70,7 +70,8 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in (
 
 def get_spec(name: str) -> ModelSpec:
     if name not in MODELS:
-        raise ConfigError(f"unknown model {name!r} (choose from {', '.join(MODELS)})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown model {value} (choose from {choices})"),
+                             value=repr(name), choices=", ".join(MODELS))
     return MODELS[name]
 
 

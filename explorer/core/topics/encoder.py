@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..attention import model_input
-from ..config import AttentionConfig, ConfigError, validate
+from ..config import QT_TRANSLATE_NOOP, AttentionConfig, ConfigError, validate
 from ..masks import build_mask
 from ..numpy_ops import self_attention
 
@@ -53,15 +53,18 @@ def validate_encoder(config: EncoderConfig) -> EncoderConfig:
     validate(config.attention)
     d_ff = config.ffn_width
     if isinstance(d_ff, bool) or not isinstance(d_ff, int):
-        raise ConfigError(f"d_ff must be a whole number, got {d_ff!r}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "d_ff must be a whole number, got {value}"),
+                             value=repr(d_ff))
     if not 1 <= d_ff <= MAX_D_FF:
-        raise ConfigError(f"d_ff must be between 1 and {MAX_D_FF}, got {d_ff} "
-                          f"(the FFN needs at least one hidden unit)")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "d_ff must be between 1 and {limit}, got {value} "
+                                               "(the FFN needs at least one hidden unit)"),
+                             limit=MAX_D_FF, value=d_ff)
     if config.activation not in ACTIVATIONS:
-        raise ConfigError(f"unknown activation {config.activation!r} "
-                          f"(choose {', '.join(ACTIVATIONS)})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "unknown activation {value} (choose {choices})"),
+                             value=repr(config.activation), choices=", ".join(ACTIVATIONS))
     if not isinstance(config.norm_first, bool):
-        raise ConfigError(f"norm_first must be true or false, got {config.norm_first!r}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be true or false, got {value}"),
+                             name="norm_first", value=repr(config.norm_first))
     return config
 
 

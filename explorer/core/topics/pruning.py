@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import AttentionResult, model_input
-from ..config import ConfigError
+from ..config import QT_TRANSLATE_NOOP, ConfigError
 from ..numpy_ops import merge_heads
 
 ALL_PRUNED_NOTE = ("all heads are pruned: the attention output is all zeros "
@@ -87,9 +87,10 @@ def validate_head_mask(head_mask, n_heads: int) -> np.ndarray:
     """The mask as a (h,) bool array, or ConfigError for a wrong length or values."""
     arr = np.asarray(head_mask)
     if arr.shape != (n_heads,):
-        raise ConfigError(f"head mask needs one entry per head ({n_heads}), got shape {arr.shape}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "head mask needs one entry per head ({heads}), got shape {shape}"),
+                             heads=n_heads, shape=arr.shape)
     if arr.dtype != bool and not np.isin(arr, (0, 1)).all():
-        raise ConfigError("head mask entries must be on/off (True/False or 1/0)")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "head mask entries must be on/off (True/False or 1/0)"))
     return arr.astype(bool)
 
 

@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 
 from ..attention import AttentionResult
-from ..config import ConfigError
+from ..config import QT_TRANSLATE_NOOP, ConfigError
 from ..masks import build_mask, fully_masked_rows, masked_softmax
 from ..numpy_ops import split_heads
 from ..stats import masked_variance, row_entropy
@@ -193,9 +193,10 @@ def d_model_sweep(n_tokens: int, n_heads: int, seed: int, *, n_seeds: int = 4,
     weight_std(8, init)  # validates init
     widths = sweep_d_models(n_heads, d_models)
     if n_tokens < 1 or n_seeds < 1:
-        raise ConfigError("the sweep needs at least one token and one seed")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "the sweep needs at least one token and one seed"))
     if not widths:
-        raise ConfigError(f"no d_model in {tuple(d_models)} is divisible by {n_heads} heads")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "no d_model in {widths} is divisible by {heads} heads"),
+                             widths=tuple(d_models), heads=n_heads)
     allowed = build_mask(n_tokens, n_tokens, causal, padding)  # (n, n)
     rows = ~fully_masked_rows(allowed)
     seeds = tuple((seed + i) % 2**32 for i in range(n_seeds))

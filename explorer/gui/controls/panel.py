@@ -3,8 +3,8 @@
 Every control writes to ``AppState`` (``state.update``) or ``ViewState`` and listens to them with
 signal blockers, so widget and state never ping-pong. None of them computes anything.
 Style sheets are avoided: one stops font inheritance, and presentation mode enlarges the panel
-by setting the window's font (looks are set with partial palettes/fonts instead). The one
-exception sets a colour only: the red count under a refused sentence (sentence.py).
+by setting the window's font (looks are set with partial palettes/fonts instead, e.g.
+plotting.fonts.set_text_colour for the red count under a refused sentence).
 """
 
 from __future__ import annotations

@@ -16,12 +16,13 @@ from ...core import AttentionConfig, split_sentence
 from ...app.state import AppState
 from ...app.throttle import Debouncer
 from ..plotting.flow_layout import FlowLayout
+from ..plotting.fonts import set_text_colour
 from ..plotting.i18n import translate
 
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
 MAX_CHIP_ROWS = 5  # beyond this the chips scroll, so a long sentence can't push the sliders away
-REFUSED_STYLE = "color: #b00020;"
+REFUSED_COLOUR = "#b00020"
 MAX_LISTED_PADDING = 8  # the summary lists this many positions, then "… last (count positions)"
 
 
@@ -89,7 +90,7 @@ class SentenceControl(QWidget):
             self._show_count(config)
 
     def _show_count(self, config: AttentionConfig) -> None:
-        self.count_label.setStyleSheet("")
+        set_text_colour(self.count_label, None)
         self.count_label.setText((translate("controls.sentence",
                                             "n = {n} tokens") if config.n_tokens != 1 else translate("controls.sentence", "n = {n} token")).format(
             n=config.n_tokens))
@@ -99,7 +100,7 @@ class SentenceControl(QWidget):
         status bar's note goes after 10 s, and the box and the picture then disagreed)."""
         if self._applying:
             n = self._state.config.n_tokens
-            self.count_label.setStyleSheet(REFUSED_STYLE)
+            set_text_colour(self.count_label, REFUSED_COLOUR)
             self.count_label.setText(translate("controls.sentence",
                                                "not applied: {message} — the picture still shows the "
                                                "last sentence (n = {n})").format(message=message, n=n))

@@ -52,6 +52,7 @@ class KVFlopsPlot(QWidget):
                                                             "recomputing the prefix (≈ quadratic)"))
         self.graphics.addItem(self.legend, row=1, col=0)
         self.graphics.ci.layout.setRowStretchFactor(0, 1)
+        self._legend_inside = False
         style_axes(self.plot, False)
         self.log_check.setFont(ui_font(10))
         self._cached = self._recompute = None  # (n,) cumulative FLOPs once a trace is set
@@ -92,5 +93,28 @@ class KVFlopsPlot(QWidget):
         self.cached_curve.setPen(pg.mkPen(CACHED_COLOR, width=width))
         self.recompute_curve.setPen(pg.mkPen(RECOMPUTE_COLOR, width=width))
         set_legend_size(self.legend, css_pt(13) if on else "9pt")
+        self._place_legend(inside=on)
+        # the title says "cumulative FLOPs": on a projector the rotated y label is only the
+        # unit, e.g. "(kFLOP)", so it fits the plot's height (the long one was cut off)
+        self.plot.setLabel("left", "" if on else translate("kv.flops_plot", "cumulative"),
+                           units="FLOP")
+        # the ticks count the steps and the title names t: the axis title gives way on a projector
+        self.plot.showLabel("bottom", not on)
         style_axes(self.plot, on)
         self.log_check.setFont(ui_font(14 if on else 10))
+
+    def _place_legend(self, inside: bool) -> None:
+        """Under the plot, or (presentation mode) in its top-left corner, where the curves are
+        not (they start at 0 and rise to the right): at 1024 x 768 the legend's own rows left
+        the curves ~20 px of height."""
+        if inside == self._legend_inside:
+            return
+        self._legend_inside = inside
+        if inside:
+            self.graphics.ci.removeItem(self.legend)  # (also takes it off the scene)
+            self.legend.setParentItem(self.plot.getViewBox())
+            self.legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(6, 4))
+        else:
+            self.legend.setParentItem(None)
+            self.plot.getViewBox().scene().removeItem(self.legend)
+            self.graphics.addItem(self.legend, row=1, col=0)

@@ -16,11 +16,12 @@ from . import text as kv_text
 from .cache_view import KVCacheView
 from .controls import KVControls
 from .flops_plot import KVFlopsPlot
-from ..plotting.fonts import font_scale, ui_font
+from ..plotting.fonts import font_scale, set_text_colour, ui_font
 from ..plotting.i18n import translate
 
-OK_STYLE = "color: #1a7f37; font-weight: bold;"
-BAD_STYLE = "color: #d1242f; font-weight: bold;"
+# the counter lines' size: on a projector 12 pt (13 left the FLOPs curves ~60 px at 1024 x 768)
+COUNTER_PT = {False: 10, True: 12}
+OK_COLOUR, BAD_COLOUR = "#1a7f37", "#d1242f"  # the check line (bold: set_presentation)
 
 
 class KVPanel(QWidget):
@@ -209,7 +210,7 @@ class KVPanel(QWidget):
         self.cache_view.set_presentation(on)
         self.flops_plot.set_presentation(on)
         for label in self._counter_labels() + [self.empty_label]:
-            label.setFont(ui_font(13 if on else 10, bold=label is self.check_label))
+            label.setFont(ui_font(COUNTER_PT[on], bold=label is self.check_label))
             label.setFixedHeight(label.fontMetrics().height() + 6)
         if on:
             self.side.addWidget(self.counters)  # moves it: beside the caches, under the curves
@@ -219,7 +220,8 @@ class KVPanel(QWidget):
         # the step counter above and the highlighted cache row, so it gives way.
         self.flops_plot.setMinimumHeight(round(120 * font_scale()) if on else 0)
         self.tokens_label.setVisible(not on)
-        self.body.setStretch(1, 3 if on else 2)  # the side column holds the counters too
+        self.body.setStretch(1, 4 if on else 2)  # the side column holds the counters too: wider,
+        # they wrap to fewer lines, and the curves get the height (1024 x 768: 65 -> ~140 px)
         self._fit_counter_heights()
 
     def _fit_counter_heights(self) -> None:
@@ -252,7 +254,7 @@ class KVPanel(QWidget):
         self._fit_counter_heights()
         if ok != self._check_ok:  # restyling is not free: only when the verdict flips
             self._check_ok = ok
-            self.check_label.setStyleSheet(OK_STYLE if ok else BAD_STYLE)
+            set_text_colour(self.check_label, OK_COLOUR if ok else BAD_COLOUR)
         self.step_changed.emit(step)
 
     def _advance(self) -> None:

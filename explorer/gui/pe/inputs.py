@@ -12,7 +12,7 @@ from ...app.throttle import Debouncer
 from ..plotting.axes import (SIGNED_COLORMAP, set_count_ticks, set_index_ticks, set_title,
                              setup_heatmap, show_cells, style_axes)
 from ..plotting.colormaps import resolve_colormap, symmetric_levels
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import set_text_colour, ui_font
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 OFF_NOTE = QT_TRANSLATE_NOOP("pe.inputs", "positional encoding is off — X is projected as is")
@@ -49,7 +49,7 @@ class PEInputsView(QWidget):
             plot.getAxis("left").geometryChanged.connect(lambda: self._balance_timer())
         self.graphics.installEventFilter(self)  # the view resized
         self.note = QLabel("")
-        self.note.setStyleSheet("color: #b35900;")
+        set_text_colour(self.note, "#b35900")
         self.note.setFont(ui_font(10))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

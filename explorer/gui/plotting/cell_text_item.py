@@ -1,9 +1,14 @@
 """All the per-cell value labels of one heatmap, painted by a single QGraphicsItem.
 
-One TextItem per cell costs ~150 ms at 16 x 16 x 4 heads. Here every label is one of 101
-strings ("0.00" .. "1.00") in one of two colours, so they are rendered once into small pixmaps
-and blitted (~1.5 us a label against ~3-7 us for drawText). Labels are drawn in device pixels,
-upright and crisp whatever the view's scale or the inverted y axis, and scale with an export.
+The one way cell values are drawn: the heads grid (attention weights) and the topics' matrices
+(any numbers) both use it. One TextItem per cell costs ~150 ms at 16 x 16 x 4 heads. Weights
+(`set_cells`) are one of 101 strings ("0.00" .. "1.00") in one of two colours, so they are
+rendered once into small pixmaps and blitted (~1.5 us a label against ~3-7 us for drawText).
+Other labels (`set_texts`: signed scores, d_ff sizes; small matrices only) are drawn with
+drawText: a pixmap atlas per set of numbers would build new paint devices on every update
+(PySide6 6.11 leaks references per new paint device, see shared_atlas). Either way labels are
+drawn in device pixels, upright and crisp whatever the view's scale or the inverted y axis,
+shrink to fit their cells (none below a minimum size), and scale with an export.
 """
 
 from __future__ import annotations
@@ -32,72 +37,102 @@ def _device_pixel_ratio(painter: QPainter) -> float:
 
 
 class CellTextItem(QGraphicsItem):
-    """Labels cell (row r, col c) of an (n, n) grid centred at item coordinates (c, r)."""
+    """Labels cell (row r, col c) of a (rows, cols) grid centred at item coordinates (c, r)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._codes = np.zeros((0, 0), dtype=np.int16)  # (n, n) index into _LABELS, -1 = none
-        self._dark = np.zeros((0, 0), dtype=bool)         # (n, n) True = dark text
+        self._codes = np.zeros((0, 0), dtype=np.int32)  # (rows, cols) index into _texts, -1 = none
+        self._texts: list[str] = _LABELS                  # _LABELS: the pixmap atlas applies
+        self._width_per_px = TEXT_WIDTH_PER_PX            # widest label / font pixel size
+        self._dark = np.zeros((0, 0), dtype=bool)         # (rows, cols) True = dark text
         self._font = QFont()
         self._max_px = 12
         self._min_px = MIN_FONT_PX
+        self._height_share = 0.6
         self._atlas_key = None
         self._atlas: list[list[QPixmap]] = []              # [dark][code]
         self._half = np.zeros((2, 0, 2))                   # [dark][code] -> (half w, half h)
 
     # -- data ---------------------------------------------------------------------------
     def set_cells(self, values: np.ndarray, dark: np.ndarray, show: np.ndarray) -> None:
-        """values, dark, show: (n, n). Cells where `show` is False get no label."""
-        if values.shape[0] != self._codes.shape[0]:
+        """Weights in [0, 1] as "0.00" .. "1.00". values, dark, show: (rows, cols); cells where
+        `show` is False get no label."""
+        codes = np.rint(np.clip(np.nan_to_num(values), 0.0, 1.0) * 100).astype(np.int32)
+        self._set(np.where(show, codes, -1), _LABELS, TEXT_WIDTH_PER_PX, dark)
+
+    def set_texts(self, texts: np.ndarray, dark: np.ndarray, show: np.ndarray | None = None) -> None:
+        """Any labels: texts (rows, cols) of str, dark and show (rows, cols) bool (show None:
+        every cell). For small matrices: these are drawn as text, not from an atlas."""
+        texts = np.asarray(texts, dtype=str).reshape(np.shape(dark))
+        unique, inverse = np.unique(texts, return_inverse=True)  # (k,), (rows * cols,)
+        codes = inverse.reshape(texts.shape).astype(np.int32)
+        if show is not None:
+            codes = np.where(show, codes, -1)
+        labels = [str(text) for text in unique]
+        self._set(codes, labels, _width_per_px(self._font, labels), dark)
+
+    def _set(self, codes: np.ndarray, texts: list[str], width_per_px: float, dark) -> None:
+        if codes.shape != self._codes.shape:
             self.prepareGeometryChange()
-        codes = np.rint(np.clip(np.nan_to_num(values), 0.0, 1.0) * 100).astype(np.int16)
-        self._codes = np.where(show, codes, np.int16(-1))
+        self._codes, self._texts, self._width_per_px = codes, texts, width_per_px
         self._dark = np.asarray(dark, dtype=bool)
         self.update()
 
-    def set_font(self, font: QFont, max_px: int, min_px: int = MIN_FONT_PX) -> None:
-        """The family/weight and the pixel-size range: labels shrink to fit their cells and
-        are not painted at all when they would have to be smaller than `min_px`."""
+    def set_font(self, font: QFont, max_px: int, min_px: int = MIN_FONT_PX,
+                 height_share: float = 0.6) -> None:
+        """The family/weight and the pixel-size range: labels shrink to fit their cells (at
+        most `height_share` of a cell's height) and are not painted at all when they would have
+        to be smaller than `min_px`."""
         self._font = QFont(font)
+        self._height_share = height_share
         self._max_px = int(max_px)
         self._min_px = max(1, int(min_px))
         self._atlas_key = None
+        if self._texts is not _LABELS:
+            self._width_per_px = _width_per_px(self._font, self._texts)
         self.update()
 
     def labels(self) -> list[tuple[int, int, str]]:
         """(row, col, text) for every labelled cell; for tests and export."""
         rows, cols = np.nonzero(self._codes >= 0)
-        return [(int(r), int(c), _LABELS[self._codes[r, c]]) for r, c in zip(rows, cols)]
+        return [(int(r), int(c), self._texts[self._codes[r, c]]) for r, c in zip(rows, cols)]
 
-    def font_px_for(self, cell_px: float, scale: float = 1.0) -> int:
-        """Label pixel size for cells `cell_px` device pixels wide (0 = too small to print).
+    def font_px_for(self, cell_w: float, cell_h: float | None = None, scale: float = 1.0) -> int:
+        """Label pixel size for cells `cell_w` x `cell_h` device pixels (0 = too small to print).
 
         `scale`: device pixels per scene pixel (1 on screen, more in a high-resolution export).
         """
-        px = min(int(self._max_px * scale), int(cell_px / TEXT_WIDTH_PER_PX), int(cell_px * 0.6))
+        cell_h = cell_w if cell_h is None else cell_h
+        px = min(int(self._max_px * scale), int(cell_w / self._width_per_px),
+                 int(cell_h * self._height_share))
         return px if px >= self._min_px * scale else 0
 
     # -- QGraphicsItem ------------------------------------------------------------------
     def boundingRect(self) -> QRectF:
-        n = self._codes.shape[0]
-        return QRectF(-0.5, -0.5, n, n)
+        rows, cols = self._codes.shape
+        return QRectF(-0.5, -0.5, cols, rows)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         if self._codes.size == 0:
             return
         t = painter.worldTransform()
-        cell_px = min(abs(t.m11()) + abs(t.m21()), abs(t.m22()) + abs(t.m12()))
+        cell_w, cell_h = abs(t.m11()) + abs(t.m21()), abs(t.m22()) + abs(t.m12())
         scene_cell = self.sceneTransform().mapRect(QRectF(0, 0, 1, 1))
-        scale = cell_px / max(1e-9, min(scene_cell.width(), scene_cell.height()))
-        px = self.font_px_for(cell_px, scale)
+        if self._texts is _LABELS:  # weights: square cells, as the heads grid always drew them
+            cell_w = cell_h = min(cell_w, cell_h)
+            scale = cell_w / max(1e-9, min(scene_cell.width(), scene_cell.height()))
+        else:
+            scale = cell_w / max(1e-9, scene_cell.width())
+        px = self.font_px_for(cell_w, cell_h, scale)
         if px == 0:
             return
         rows, cols = np.nonzero(self._codes >= 0)
         codes = self._codes[rows, cols]
         dark = self._dark[rows, cols].astype(np.intp)
         engine = painter.paintEngine()
-        if engine is not None and engine.type() != QPaintEngine.Type.Raster:
-            self._paint_as_text(painter, t, px, rows, cols, codes, dark)  # SVG, PDF: real text
+        vector = engine is not None and engine.type() != QPaintEngine.Type.Raster  # SVG, PDF
+        if vector or self._texts is not _LABELS:
+            self._paint_as_text(painter, t, px, rows, cols, codes, dark)
             return
         self._ensure_atlas(px, _device_pixel_ratio(painter))
         half = self._half[dark, codes]  # (m, 2)
@@ -111,7 +146,7 @@ class CellTextItem(QGraphicsItem):
         painter.restore()
 
     def _paint_as_text(self, painter, t, px, rows, cols, codes, dark) -> None:
-        """Vector outputs get text, not 2,000 embedded bitmaps."""
+        """Vector outputs get text, not 2,000 embedded bitmaps; labels other than weights too."""
         font = QFont(self._font)
         font.setPixelSize(px)
         height = QFontMetricsF(font).height()
@@ -121,9 +156,11 @@ class CellTextItem(QGraphicsItem):
         painter.setWorldTransform(QTransform())
         painter.setFont(font)
         centre = int(Qt.AlignmentFlag.AlignCenter)
+        half = 3 * px if self._texts is _LABELS else (0.5 * self._width_per_px + 2) * px
         for x, y, d, c in zip(xs.tolist(), ys.tolist(), dark.tolist(), codes.tolist()):
             painter.setPen(_COLOURS[d])
-            painter.drawText(QRectF(x - 3 * px, y - height / 2, 6 * px, height), centre, _LABELS[c])
+            painter.drawText(QRectF(x - half, y - height / 2, 2 * half, height), centre,
+                             self._texts[c])
         painter.restore()
 
     def _ensure_atlas(self, px: int, dpr: float) -> None:
@@ -133,6 +170,16 @@ class CellTextItem(QGraphicsItem):
             return
         self._atlas, self._half = shared_atlas(self._font, px, dpr)
         self._atlas_key = key
+
+
+def _width_per_px(font: QFont, labels: list[str]) -> float:
+    """The widest label's width per pixel of font size (TEXT_WIDTH_PER_PX for "0.57")."""
+    if not labels:
+        return TEXT_WIDTH_PER_PX
+    font = QFont(font)
+    font.setPixelSize(100)
+    metrics = QFontMetricsF(font)
+    return max(TEXT_WIDTH_PER_PX, max(metrics.horizontalAdvance(t) for t in labels) / 100 + 0.2)
 
 
 # One atlas per (font, size, ratio) for all items: every head of the grid, the enlarged head,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QGuiApplication
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontInfo, QGuiApplication, QPalette
 
 log = logging.getLogger(__name__)
 
@@ -124,3 +124,23 @@ def ui_font(point_size: float, bold: bool = False) -> QFont:
     font.setPointSizeF(float(point_size) * _scale)
     font.setBold(bold)
     return font
+
+
+def set_text_colour(widget, colour: str | None, background: str | None = None) -> None:
+    """A widget's text colour (and optionally its background) through a partial palette; None:
+    the inherited ones. Used instead of a style sheet, which switches the widget to
+    QStyleSheetStyle and stops it following the window's font in presentation mode."""
+    palette = QPalette()  # no role set: everything not set below is inherited
+    if colour is not None:
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
+    if background is not None:
+        palette.setColor(QPalette.ColorRole.Window, QColor(background))
+    widget.setAutoFillBackground(background is not None)
+    widget.setPalette(palette)
+
+
+def set_bold(widget, bold: bool) -> None:
+    """Bold or not, keeping the widget's font family and size."""
+    font = widget.font()
+    font.setBold(bold)
+    widget.setFont(font)

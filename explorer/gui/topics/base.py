@@ -15,14 +15,13 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ...app.topic_settings import TopicSettings
-from ..plotting.fonts import load_bundled_fonts, ui_font
+from ..plotting.fonts import load_bundled_fonts, set_bold, set_text_colour, ui_font
 from .runner import TopicRunner
 from .texts import TEXTS, note
 from .widgets import ExplanationBox, text_pt
 
-ERROR_STYLE = "color: #b00020; font-weight: bold;"
-NOTE_STYLE = "color: #333333;"
-BUSY_STYLE = "color: #333333; background: rgba(255, 255, 255, 220); padding: 2px 6px;"
+ERROR_COLOUR, NOTE_COLOUR = "#b00020", "#333333"  # the message line (an error is bold too)
+BUSY_BACKGROUND = "#dcffffff"                      # "computing…": white, a little see-through
 
 
 class TopicView(QWidget):
@@ -48,6 +47,7 @@ class TopicView(QWidget):
         self.controls = QHBoxLayout()
         self.controls.setContentsMargins(8, 2, 8, 2)
         self.message = QLabel("")
+        self._message_error = False
         self.message.setWordWrap(True)
         self.message.setContentsMargins(8, 0, 8, 0)
         self.graphics = pg.GraphicsLayoutWidget()
@@ -55,7 +55,8 @@ class TopicView(QWidget):
         # Over the plots' top-right corner, not in the controls row: appearing there for each
         # compute it widened the row, and the window grew (for good) in presentation mode.
         self.busy = QLabel("", self.graphics)
-        self.busy.setStyleSheet(BUSY_STYLE)
+        set_text_colour(self.busy, NOTE_COLOUR, BUSY_BACKGROUND)
+        self.busy.setContentsMargins(6, 2, 6, 2)
         self.busy.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -127,7 +128,9 @@ class TopicView(QWidget):
 
     def show_message(self, text: str, error: bool = False) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet(ERROR_STYLE if error else NOTE_STYLE)
+        self._message_error = error
+        set_text_colour(self.message, ERROR_COLOUR if error else NOTE_COLOUR)
+        set_bold(self.message, error)
         self.message.setVisible(bool(text))
 
     def _apply_fonts(self) -> None:
@@ -136,7 +139,7 @@ class TopicView(QWidget):
             widget = self.controls.itemAt(i).widget()
             if widget is not None:
                 widget.setFont(font)
-        self.message.setFont(font)
+        self.message.setFont(ui_font(text_pt(self._presentation), bold=self._message_error))
         self.busy.setFont(font)
 
     def _on_computed(self, data) -> None:

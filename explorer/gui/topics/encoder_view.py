@@ -24,6 +24,7 @@ from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style,
 from ..plotting.i18n import translate
 
 BAR_COLOUR = "#1f5fbf"
+GROUP_SPACING_PX = 16
 NORM_COLOURS = "viridis"
 
 
@@ -52,28 +53,55 @@ class EncoderView(TopicView):
         self._show_d_ff(self.topics.encoder_d_ff)
         for name in ("encoder_norm_first", "encoder_activation", "encoder_d_ff"):
             getattr(self.topics, name + "_changed").connect(lambda _v: self.invalidate())
-        for w in (QLabel(translate("topics.encoder_view", "LayerNorm:")), self.norm_combo,
-                  QLabel(translate("topics.encoder_view", "FFN:")), self.act_combo,
-                  self.auto_ff, QLabel(translate("topics.encoder_view", "d_ff")), self.ff_spin):
-            self.controls.addWidget(w)
+        groups = ((QLabel(translate("topics.encoder_view", "LayerNorm:")), self.norm_combo),
+                  (QLabel(translate("topics.encoder_view", "FFN:")), self.act_combo),
+                  (self.auto_ff, self._ff_label(), self.ff_spin))
+        for i, group in enumerate(groups):
+            if i:
+                self.controls.addSpacing(GROUP_SPACING_PX)  # "4·d_model" ran into "d_ff"
+            for widget in group:
+                self.controls.addWidget(widget)
+        self._build_plots()
+        self.block: EncoderResult | None = None
+        self.restyle(False)
+
+    @staticmethod
+    def _ff_label() -> QLabel:
+        label = QLabel(translate("topics.encoder_view", "d_ff"))
+        label.setContentsMargins(GROUP_SPACING_PX // 2, 0, 0, 0)  # apart from the check box's text
+        return label
+
+    def _build_plots(self) -> None:
+        """Top: the per-token norms (stages x tokens, the stage names on its left) and beside it
+        the mean of each stage as a bar on the same rows, so the long stage names are written
+        once; bottom: x, h and the output, equal widths. Two nested rows: the top row's
+        long labels no longer widen the bottom's first column (at 1024 x 768 the bars' own
+        names overlapped and the third matrix's title was cut)."""
         ci = self.graphics.ci
-        self.bars_plot = ci.addPlot(row=0, col=0)
+        top, bottom = ci.addLayout(row=0, col=0), ci.addLayout(row=1, col=0)
+        for row in (top, bottom):
+            row.setContentsMargins(0, 0, 0, 0)
+        self.token_norms = MatrixPlot()
+        # every stage named while the names fit their rows (pyqtgraph's default lets tick text
+        # fill 80 % of an axis: at 1024 x 768 it dropped every other stage name)
+        self.token_norms.plot.getAxis("left").setStyle(textFillLimits=[(0, 0.98)])
+        top.addItem(self.token_norms.plot, row=0, col=0)
+        self.bars_plot = top.addPlot(row=0, col=1)
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7, brush=BAR_COLOUR)
         self.bars_plot.addItem(self.bars)
         self.bars_plot.getViewBox().invertY(True)
+        self.bars_plot.getAxis("left").setStyle(showValues=False)  # the heatmap names the rows
         self.bars_plot.setMenuEnabled(False)
         self.bars_plot.hideButtons()
         self.bars_plot.getViewBox().setMouseEnabled(False, False)
         self.bar_texts: list[pg.TextItem] = []
-        self.token_norms = MatrixPlot()
-        ci.addItem(self.token_norms.plot, row=0, col=1, colspan=2)
+        for col in range(2):
+            top.layout.setColumnStretchFactor(col, 1)
         self.stage_plots = {name: MatrixPlot() for name in ("x", "h", "output")}
         for col, plot in enumerate(self.stage_plots.values()):
-            ci.addItem(plot.plot, row=1, col=col)
-        for col in range(3):
-            ci.layout.setColumnStretchFactor(col, 1)
-        self.block: EncoderResult | None = None
-        self.restyle(False)
+            bottom.addItem(plot.plot, row=0, col=col)
+            bottom.layout.setColumnStretchFactor(col, 1)
+        self._rows = (top, bottom)
 
     # -- d_ff: the check box and the spin box share one field (None: 4·d_model) ----------------
     def _on_auto_ff(self, auto: bool) -> None:
@@ -117,16 +145,22 @@ class EncoderView(TopicView):
         shown_names = [translate("topics.encoder_view",
                                  s) for s in names]  # core's stage names, in the UI language
         self.bars_plot.getAxis("left").setTicks([[(float(i), s) for i, s in enumerate(shown_names)]])
-        self.bars_plot.setYRange(-0.6, len(names) - 0.4, padding=0)
+        self.bars_plot.setYRange(-0.5, len(names) - 0.5, padding=0)  # the heatmap's rows
+        n_tokens = block.config.attention.n_tokens
+        self.graphics.ci.layout.setRowStretchFactor(0, len(names))  # each row's height follows
+        self.graphics.ci.layout.setRowStretchFactor(1, max(n_tokens, 4))  # what it lists
         self.bars_plot.setXRange(0, float(means.max(initial=0)) * 1.25 or 1.0, padding=0)
         self._label_bars(means)
         cfg = block.config
         mode = "Pre-LN" if cfg.norm_first else "Post-LN"
-        set_plot_title(self.bars_plot,
-                       translate("topics.encoder_view",
-                                 "mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})").format(
-                           mode=mode, act=cfg.activation.upper(), d_ff=cfg.ffn_width,
-                           root=f"{np.sqrt(cfg.attention.d_model):.2f}"),
+        # on a projector the controls row above says the mode, activation and d_ff: a short title
+        title = (translate("topics.encoder_view", "mean ‖token‖ per stage  (√d_model = {root})")
+                 if self.presentation else
+                 translate("topics.encoder_view",
+                           "mean ‖token‖ per stage · {mode}, {act}, d_ff {d_ff}  (√d_model = {root})"))
+        set_plot_title(self.bars_plot, title.format(mode=mode, act=cfg.activation.upper(),
+                                                    d_ff=cfg.ffn_width,
+                                                    root=f"{np.sqrt(cfg.attention.d_model):.2f}"),
                        plot_pt(self.presentation) + 1)
         tokens = cfg.attention.tokens
         self.token_norms.set_matrix(row_norms, (0.0, float(row_norms.max(initial=0)) or 1.0),

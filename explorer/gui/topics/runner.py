@@ -21,6 +21,7 @@ import traceback
 from typing import Callable
 
 from ...app.observable import Event
+from ...app.i18n import error_text
 from ...app.runner import Channel, Runner
 from ...core import ConfigError
 
@@ -42,7 +43,7 @@ def shutdown_topic_pool(ms: int = 0) -> bool:
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, ConfigError):
-        return str(exc)
+        return error_text(exc)  # in the UI language
     traceback.print_exc()  # a topic failure must never kill the app, but should not go unseen
     return f"{exc.__class__.__name__}: {exc}"
 

@@ -17,20 +17,22 @@ from PySide6.QtWidgets import (QFrame, QGraphicsPathItem, QLabel, QScrollArea, Q
                                QVBoxLayout, QWidget)
 
 from ..plotting.axes import free_title_width
+from ..plotting.cell_text_item import CellTextItem
 from ..plotting.colormaps import resolve_colormap
-from ..plotting.fonts import css_pt, ui_font
+from ..plotting.fonts import css_pt, set_text_colour, ui_font
 from ..plotting.heatmap_item import cosmetic_pen
 from ..plotting.matrix import MatrixHeatmap, matrix_image
 from ..plotting.i18n import current_language
 from .texts import TopicText
 
 FOREGROUND = "#222222"
+EXPLANATION_BACKGROUND = "#f6f7f9"
 DIVERGING = "CET-D1"           # blue - white - red, perceptually balanced (ships with pyqtgraph)
 BAND_COLOUR = "#000000"
 EMPTY_ROW_COLOUR = "#c82828"
 MASK_RGBA = (190, 190, 190, 235)  # masked cells: neutral grey, in no colormap's range
 MASKED_RGB, OPEN_RGB = (70, 70, 70), (222, 235, 247)  # mask pictures: dark = masked, pale = open
-MAX_VALUE_CELLS = 96           # value labels only on matrices this small (TextItems are slow)
+MAX_VALUE_CELLS = 96           # value labels only on matrices this small (drawn as text)
 MAX_TICK_LABEL_CHARS = 8
 
 
@@ -54,8 +56,9 @@ class _ParagraphScroll(QScrollArea):
     MIN_LINES = 3
     # The text takes at most MAX_SHARE of the window's height, or all but PLOTS_PX when the
     # window is taller than the plots need; past that it scrolls. (At 1024 x 768 in
-    # presentation mode a paragraph-high box left the encoder's plots 150 px.)
-    MAX_SHARE, PLOTS_PX = 0.22, 800
+    # presentation mode a paragraph-high box left the encoder's plots 150 px.) In presentation
+    # mode the share is smaller: 16 pt lines, and the plots are what the room looks at.
+    MAX_SHARE, PRESENTING_SHARE, PLOTS_PX = 0.22, 0.15, 800
 
     def __init__(self, *labels: QLabel):
         super().__init__()
@@ -72,12 +75,13 @@ class _ParagraphScroll(QScrollArea):
         for widget in (inner, self.viewport()):
             widget.setAutoFillBackground(False)  # the box's own background shows through
         self._width = -1
+        self.share = self.MAX_SHARE
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         width = max(self.viewport().width(), 100)
         height = self.widget().heightForWidth(width)
         window = self.window().height()
-        cap = int(max(window * self.MAX_SHARE, window - self.PLOTS_PX))
+        cap = int(max(window * self.share, window - self.PLOTS_PX))
         lines = self.MIN_LINES * self.widget().fontMetrics().lineSpacing()
         return QSize(super().sizeHint().width(), min(height, max(cap, lines)))
 
@@ -102,7 +106,7 @@ class ExplanationBox(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self._presentation = False
         self.setObjectName("topic_explanation")
-        self.setStyleSheet("#topic_explanation { background: #f6f7f9; }")
+        set_text_colour(self, None, EXPLANATION_BACKGROUND)
         self.toggle = QToolButton()
         self.toggle.setCheckable(True)
         self.toggle.setChecked(True)
@@ -151,6 +155,8 @@ class ExplanationBox(QFrame):
         self.en.setVisible(not korean)
         for label in (self.ko, self.en):
             label.setFont(ui_font(pt))
+        self.body.share = self.body.PRESENTING_SHARE if on else self.body.MAX_SHARE
+        self.body.updateGeometry()
 
 
 def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:
@@ -161,7 +167,11 @@ def set_plot_title(plot: pg.PlotItem, title: str, pt: float) -> None:
 
 
 def checkbox_style(presentation: bool) -> str:
-    """Bigger check boxes on a projector (the indicator does not follow the font)."""
+    """Bigger check boxes on a projector (the indicator does not follow the font).
+
+    The two style sheets left in the app are this one: Qt sizes a check box's indicator only
+    through the style's pixel metric (one per style, not per widget) or a style sheet. It names
+    the indicator alone, so the box's text keeps following the font."""
     px = 22 if presentation else 14
     return f"QCheckBox::indicator {{ width: {px}px; height: {px}px; }}"
 
@@ -171,7 +181,6 @@ class MatrixPlot(MatrixHeatmap):
 
     def __init__(self, title: str = ""):
         super().__init__()
-        vb = self.plot.getViewBox()
         self.overlay = matrix_image(self.plot)
         self.overlay.setZValue(2)
         self.band = QGraphicsPathItem()
@@ -179,9 +188,10 @@ class MatrixPlot(MatrixHeatmap):
         for z, item in enumerate((self.band, self.rows), start=5):
             item.setZValue(z)
             self.plot.addItem(item)
-        self._values: list[pg.TextItem] = []
+        self.values = CellTextItem()  # the heads grid's value labels: shrink to fit, else none
+        self.values.setZValue(10)
+        self.plot.addItem(self.values)
         self._array = np.zeros((0, 0))
-        vb.sigResized.connect(self._fit_values)
         self._title = title
         self._presentation = False
         self.band_cols: range | None = None
@@ -247,7 +257,8 @@ class MatrixPlot(MatrixHeatmap):
         self.rows.setPath(path)
 
     def value_labels(self) -> list[str]:
-        return [item.textItem.toPlainText() for item in self._values]
+        """The labels set, row by row (each is painted when it fits its cell)."""
+        return [text for _row, _col, text in self.values.labels()]
 
     def set_title(self, title: str) -> None:
         self._title = title
@@ -271,9 +282,7 @@ class MatrixPlot(MatrixHeatmap):
                         autoReduceTextSpace=True, hideOverlappingLabels=True)
         self.band.setPen(cosmetic_pen(BAND_COLOUR, 4 if on else 2.5))
         self.rows.setPen(cosmetic_pen(EMPTY_ROW_COLOUR, 4 if on else 2.5, Qt.PenStyle.DashLine))
-        for item in self._values:
-            item.setFont(ui_font(pt, bold=True))
-        self._fit_values()
+        self.values.set_font(ui_font(pt, bold=True), value_px(pt), value_px(pt) * 2 // 3, 0.75)
         self.set_title(self._title)
         if self._axis_labels is not None:
             self.set_axis_labels(*self._axis_labels)
@@ -282,35 +291,14 @@ class MatrixPlot(MatrixHeatmap):
         self.set_token_ticks(name, labels, 24 if literal else MAX_TICK_LABEL_CHARS, literal)
 
     def _set_values(self, array, levels, colormap, fmt, cells=None) -> None:
-        for item in self._values:
-            self.plot.removeItem(item)
-        self._values = []
         if array is None or array.size > MAX_VALUE_CELLS:
+            self.values.set_texts(np.zeros((0, 0), dtype=str), np.zeros((0, 0), dtype=bool))
             return
-        dark = self.dark_text(array, levels, colormap).ravel()  # (cells,)
-        font = ui_font(plot_pt(self._presentation), bold=True)
-        for i, ((r, c), v) in enumerate(np.ndenumerate(array)):
-            if cells is not None and not cells[r, c]:
-                continue
-            colour = "#000000" if dark[i] else "#ffffff"
-            item = pg.TextItem(fmt.format(v), color=colour, anchor=(0.5, 0.5))
-            item.setFont(font)
-            item.setPos(c, r)
-            item.setZValue(10)
-            self.plot.addItem(item)
-            self._values.append(item)
-        self._fit_values()
+        dark = self.dark_text(array, levels, colormap)  # (rows, cols)
+        texts = np.array([fmt.format(v) for v in array.ravel()]).reshape(array.shape)
+        self.values.set_texts(texts, dark, cells)
 
-    def _fit_values(self, *_args) -> None:
-        """Show the cell values only while each fits in its cell (a TextItem keeps its pixel
-        size however small the cells get: numbers would run into each other)."""
-        if not self._values:
-            return
-        rows, cols = self._array.shape
-        view = self.plot.getViewBox()
-        margin = 2 * self._values[0].textItem.document().documentMargin()
-        text = max(item.textItem.boundingRect().width() for item in self._values) - margin
-        line = self._values[0].textItem.boundingRect().height() - margin
-        fits = view.width() / cols >= text and view.height() / rows >= 0.8 * line
-        for item in self._values:
-            item.setVisible(fits)
+
+def value_px(pt: float) -> int:
+    """The value labels' largest pixel size for a `pt` point font (96 dpi, as on screen)."""
+    return round(pt * 96 / 72)

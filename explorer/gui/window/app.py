@@ -82,6 +82,7 @@ class _Startup:
 
     def on_first_paint(self) -> None:
         self.log("first paint")
+        QTimer.singleShot(0, self.window.install_learned)  # deferred: see MainWindow.install_learned
         QTimer.singleShot(0, self.window.state.request_devices)
         quit_after = os.environ.get(QUIT_AFTER_ENV)
         if quit_after is not None:
@@ -166,7 +167,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     view = ViewState(settings.colormap, settings.show_values, settings.presentation)
     state = AppState(saved.replace(backend="numpy", device="cpu"), view=view)
     notes += state.topics.update_from_dict(settings.topics)
-    window = MainWindow(state, settings)
+    window = MainWindow(state, settings, defer_learned=True)
     startup = _Startup(window, preferred, t0)
     ctrl_c = _let_python_see_ctrl_c(app, window)
     window.show()

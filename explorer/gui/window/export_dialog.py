@@ -1,6 +1,8 @@
 """File → Export… and File → Copy figure: the window's figures as PNG / SVG / CSV for slides.
 
-`install_export_actions(window)` adds both actions to the window's File menu. The dialog
+`export_actions.install_export_actions(window)` adds both actions to the window's File menu and
+imports this module when one is first used (it pulls in the export package and the offscreen
+figure builders, which the first picture does not need). The dialog
 only gathers choices; rendering and writing live in `explorer.export` (the same code as
 `attention-explorer export`), and an existing file is never overwritten silently: a
 suffix (_2, _3, ...) is added unless "Overwrite" is ticked.
@@ -11,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence
+from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox, QDialog,
                                QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QMessageBox, QPushButton, QRadioButton, QSpinBox,
@@ -22,37 +24,14 @@ from ...export.files import ExportError, check_name, write_files
 from .from_window import available_specs, current_spec, export_from_window
 from ...export.naming import FORMATS
 from ...export.theme import BACKGROUNDS
-from .shortcuts import get_shortcut
+from ..plotting.fonts import set_text_colour
 from ..plotting.i18n import translate
 
 LARGE_CSV_ROWS = 1_000_000  # above this, a CSV takes seconds to build: ask first
 CSV_BYTES_PER_ROW = 42      # measured: 16.8M rows of head,query_index,query,key_index,key,weight = 711 MB
 
-EXPORT_KEYS = get_shortcut("export").keys[0]  # the shortcuts table is the one source
-COPY_KEYS = get_shortcut("copy_figure").keys[0]
 SCALES = (1, 2, 4)
 COPY_SCALE = 2
-
-
-def install_export_actions(window) -> tuple[QAction, QAction]:
-    """Add File → Export… and File → Copy figure to `window` (a MainWindow)."""
-    export = QAction(translate("window.export_dialog", "Export…"), window)
-    export.setObjectName("action_export")
-    export.setShortcut(QKeySequence(EXPORT_KEYS))
-    export.setStatusTip(translate("window.export_dialog",
-                                  "Save the window or one of its figures as PNG, SVG or CSV"))
-    export.triggered.connect(lambda: open_export_dialog(window))
-    copy = QAction(translate("window.export_dialog", "Copy figure"), window)
-    copy.setObjectName("action_copy_figure")
-    copy.setShortcut(QKeySequence(COPY_KEYS))
-    copy.setStatusTip(translate("window.export_dialog",
-                                "Copy the current figure to the clipboard (2×, white background)"))
-    copy.triggered.connect(lambda: copy_figure(window))
-    for action in (export, copy):
-        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        window.addAction(action)
-        window.file_menu.addAction(action)
-    return export, copy
 
 
 def open_export_dialog(window) -> "ExportDialog":
@@ -255,7 +234,7 @@ class ExportDialog(QDialog):
         return answer == QMessageBox.StandardButton.Yes
 
     def _say(self, text: str, error: bool = False) -> None:
-        self.message.setStyleSheet("color: #c62828;" if error else "")
+        set_text_colour(self.message, "#c62828" if error else None)
         self.message.setText(text)
 
 

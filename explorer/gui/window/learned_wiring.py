@@ -11,37 +11,12 @@ opens that layer and head in the heads view. The device follows the window's dev
 
 from __future__ import annotations
 
-import re
-
 from ...app.learned_state import LearnedState
 from ..learned.generation_view import GenerationView
 from ..learned.info import LearnedInfoStrip
 from ..learned.overview import ModelOverview
 from ..learned.source import ModelSourceControl
-from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
-
-# The model layer's commonest refusals (core.learned.analysis), English by design for the CLI,
-# put in the UI language at this boundary; any other message is shown as it is.
-KNOWN_ERRORS = (
-    (re.compile(r"^the text is empty$"), QT_TRANSLATE_NOOP("window.learned_wiring", "the text is empty")),
-    (re.compile(r"^(?:TextTooLongError: )?the text is (?P<n>\d+) tokens long; (?P<model>\S+) accepts at most "
-                r"(?P<limit>\d+)$"),
-     QT_TRANSLATE_NOOP("window.learned_wiring", "the text is {n} tokens long; {model} accepts at most {limit}")),
-    (re.compile(r"^(?:TextTooLongError: )?the text is (?P<n>\d+) characters long; (?P<model>\S+) accepts at "
-                r"most (?P<limit>\d+) tokens \(and (?P<chars>\d+) characters\)$"),
-     QT_TRANSLATE_NOOP("window.learned_wiring", "the text is {n} characters long; {model} accepts at most {limit} tokens "
-                       "(and {chars} characters)")),
-)
-
-
-def error_text(message: str) -> str:
-    """A model-layer message in the UI language when it is one of KNOWN_ERRORS."""
-    for pattern, text in KNOWN_ERRORS:
-        found = pattern.match(message)
-        if found:
-            return translate("window.learned_wiring", text).format(**found.groupdict())
-    return message
-
+from ..plotting.i18n import translate
 
 def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     learned = state if state is not None else LearnedState()
@@ -60,7 +35,7 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     window.state.view.presentation_changed.connect(window.learned_strip.set_presentation)
     learned.picture_changed.connect(lambda picture: _show_picture(window, picture))
     learned.source_changed.connect(lambda source: _on_source(window))
-    learned.error.connect(lambda message: window.status_message(error_text(message)))
+    learned.error.connect(window.status_message)  # already in the UI language (app.i18n.error_text)
     learned.busy_changed.connect(lambda text: text and window.status_message(text, 3000))
     window.model_overview.tile_clicked.connect(lambda layer, head: open_tile(window, layer, head))
     window.state.view.colormap_changed.connect(window.model_overview.set_colormap)

@@ -2,7 +2,7 @@
 
 It binds pieces together and draws nothing itself: ``AppState`` computes (through its worker),
 ``HeadsGrid`` draws heads, ``ControlPanel`` edits the state. ``pe.panel.PEPanel`` and
-``kv.panel.KVPanel`` become tabs, and ``export_dialog.install_export_actions(window)`` /
+``kv.panel.KVPanel`` become tabs, and ``export_actions.install_export_actions(window)`` /
 ``topics.install_topics_menu(window)`` fill File and Topics.
 
 Attributes other code may use: ``state``, ``heads_grid``, ``tabs``, ``controls``, ``info_strip``,
@@ -31,10 +31,9 @@ from ..kv.panel import KVPanel
 from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
 from .bindings import bind_kv_panel, bind_pe_panel
-from .export_dialog import install_export_actions
+from .export_actions import install_export_actions
 from .language import install_language_menu
 from ..plotting.i18n import current_language, translate
-from .learned_wiring import install_learned
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
 from ...app.state import SHOW_VALUES_MODES, AppState
 
@@ -48,7 +47,10 @@ class MainWindow(QMainWindow):
     picture_shown = Signal(object)    # an AttentionResult has just been handed to every view
 
     def __init__(self, state: AppState, settings: Settings | None = None,
-                 rng: random.Random | None = None, parent: QWidget | None = None):
+                 rng: random.Random | None = None, parent: QWidget | None = None,
+                 defer_learned: bool = False):
+        """`defer_learned`: leave the pretrained models' control and tabs to a later
+        `install_learned()` (run_app calls it just after the first paint)."""
         super().__init__(parent)
         load_bundled_fonts()
         self.state = state
@@ -83,6 +85,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._add_optional_panels()
         self._install_plugins()
+        if not defer_learned:
+            self.install_learned()
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.shortcut_actions["quit"])
         self._connect()
@@ -118,6 +122,16 @@ class MainWindow(QMainWindow):
     def _close_tab(self, index: int) -> None:
         if self.tabs.tabBar().tabButton(index, QTabBar.ButtonPosition.RightSide) is not None:
             self.tabs.removeTab(index)  # the widget lives on for the next time it is opened
+
+    def install_learned(self):
+        """The pretrained models' source control, overview and Generate tabs (once); returns the
+        LearnedState. learned_wiring (with app.learned_state, core.learned, gui.learned) is
+        imported here, so a window built with defer_learned=True starts without them: they are
+        ~25 ms of imports the first picture (the random model) does not need."""
+        if self.learned is None:
+            from .learned_wiring import install_learned
+            install_learned(self)
+        return self.learned
 
     def views(self) -> list[QWidget]:
         return list(self._views)
@@ -231,7 +245,6 @@ class MainWindow(QMainWindow):
     def _install_plugins(self) -> None:
         install_export_actions(self)
         install_topics_menu(self)
-        install_learned(self)
         if self.topics_menu.isEmpty():
             self.topics_menu.addAction(translate("window.main_window",
                                                  "(no topics installed)")).setEnabled(False)

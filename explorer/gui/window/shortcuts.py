@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
@@ -123,6 +123,10 @@ def make_actions(parent: QWidget, handlers: dict[str, Callable]) -> dict[str, QA
     return actions
 
 
+SCREEN_MARGIN_PX = 8   # the dialog keeps this far from the screen's top and bottom edges
+CELL_PADDING_PX = 10   # a table cell's text margins, each side
+
+
 class ShortcutsDialog(QDialog):
     """Help → Keyboard shortcuts: the table above, as a table."""
 
@@ -137,6 +141,7 @@ class ShortcutsDialog(QDialog):
         self.table.setHorizontalHeaderLabels([translate("window.shortcuts", "Keys"),
                                               translate("window.shortcuts", "Action"),
                                               translate("window.shortcuts", "Group")])
+        self.table.setWordWrap(False)  # one line a row: the columns are made wide enough
         for row, shortcut in enumerate(rows):
             keys = "1 … 9" if shortcut.name == "focus_head" else keys_text(shortcut)
             for col, text in enumerate((keys, shortcut_text(shortcut),
@@ -145,8 +150,9 @@ class ShortcutsDialog(QDialog):
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.table.setItem(row, col, item)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # fits
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -161,18 +167,52 @@ class ShortcutsDialog(QDialog):
 
     def fit_to_contents(self) -> None:
         """Header in the dialog's font (Qt gives headers their own small one) and a size that
-        shows every column whole, within the screen."""
+        shows every column whole, within the screen: at 1024 x 768 in presentation mode the
+        rows are taller than the screen, so the table scrolls and the Close button stays on it."""
         header = self.table.horizontalHeader()
         header.setFont(self.font())
-        self.table.resizeRowsToContents()
+        self.table.resizeRowsToContents()  # one line each (no word wrap)
         margins = self.layout().contentsMargins()
         frame = 2 * self.table.frameWidth()
-        width = (sum(max(header.sectionSizeHint(c), self.table.sizeHintForColumn(c))
-                     for c in range(self.table.columnCount()))
+        widths = [self._column_width(c) for c in range(self.table.columnCount())]
+        for column, column_width in enumerate(widths[:-1]):  # the last one stretches
+            header.resizeSection(column, column_width)
+        width = (sum(widths)
                  + self.table.verticalScrollBar().sizeHint().width() + frame
                  + margins.left() + margins.right() + 4)
         height = (header.sizeHint().height() + frame + margins.top() + margins.bottom()
                   + sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
                   + self.layout().spacing() + 48)
-        screen = self.screen().availableGeometry()
-        self.resize(min(max(width, 560), screen.width()), min(max(height, 620), screen.height()))
+        room = self.available_rect()
+        title_bar = max(0, self.frameGeometry().height() - self.height())  # 0 before shown
+        side = max(0, self.frameGeometry().width() - self.width())
+        self.resize(min(max(width, 560), room.width() - side),
+                    min(max(height, 620), room.height() - title_bar - 2 * SCREEN_MARGIN_PX))
+
+        self._keep_on_screen()
+
+    def available_rect(self) -> QRect:
+        """The screen's free area (tests give it a projector's)."""
+        return self.screen().availableGeometry()
+
+    def _column_width(self, column: int) -> int:
+        """Every row's text (Qt's own size hint measures only the rows in view)."""
+        metrics = self.table.fontMetrics()
+        texts = [self.table.item(r, column).text() for r in range(self.table.rowCount())]
+        cell = max(metrics.horizontalAdvance(t) for t in texts) + 2 * CELL_PADDING_PX
+        return max(cell, self.table.horizontalHeader().sectionSizeHint(column))
+
+    def _keep_on_screen(self) -> None:
+        """Centred over the window it was opened from, moved inside the screen if it sticks out."""
+        room = self.available_rect()
+        frame = self.frameGeometry()
+        parent = self.parentWidget()
+        if parent is not None:
+            frame.moveCenter(parent.frameGeometry().center())
+        frame.moveLeft(max(room.left(), min(frame.left(), room.right() + 1 - frame.width())))
+        frame.moveTop(max(room.top(), min(frame.top(), room.bottom() + 1 - frame.height())))
+        self.move(frame.topLeft())
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self._keep_on_screen()
