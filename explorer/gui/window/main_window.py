@@ -30,8 +30,10 @@ from ...app.settings import Settings
 from ..kv.panel import KVPanel
 from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
+from ..training import TrainView
 from .bindings import bind_kv_panel, bind_pe_panel
 from .export_dialog import install_export_actions
+from .training_export import install_training_export
 from .language import install_language_menu
 from ..plotting.i18n import current_language, translate
 from .learned_wiring import install_learned
@@ -227,9 +229,14 @@ class MainWindow(QMainWindow):
         self.add_view(translate("window.main_window", "Positional encoding"), self.pe_panel)
         self.kv_panel = KVPanel()
         self.add_view(translate("window.main_window", "KV cache"), self.kv_panel)
+        self.train_view = TrainView(HeadsGrid)
+        self.train_view.set_device(self.state.config.device)
+        self.train_view.set_colormap(self.state.view.colormap)
+        self.add_view(translate("window.main_window", "Train"), self.train_view)
 
     def _install_plugins(self) -> None:
         install_export_actions(self)
+        install_training_export(self)
         install_topics_menu(self)
         install_learned(self)
         if self.topics_menu.isEmpty():
@@ -248,6 +255,9 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._on_tab_changed)
         bind_pe_panel(state.view, self.pe_panel)
         bind_kv_panel(state.view, self.kv_panel)
+        state.config_changed.connect(lambda config: self.train_view.set_device(config.device))
+        state.view.colormap_changed.connect(self.train_view.set_colormap)
+        self.train_view.message.connect(self.status_message)
 
     # ----- slots ---------------------------------------------------------------------------
     def _on_result(self, result: AttentionResult) -> None:
@@ -342,6 +352,7 @@ class MainWindow(QMainWindow):
         set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
         if self.learned is not None:
             self.learned.shutdown(0)
+        self.train_view.shutdown()
         super().closeEvent(event)
 
     def show_shortcuts(self) -> ShortcutsDialog:
