@@ -172,3 +172,39 @@ def test_snapshot_export_and_png_sequence_read_back(qtbot, view, tmp_path):
     assert len(pngs) == len(view.session.snapshots)
     first, last = _png(pngs[0]), _png(pngs[-1])
     assert first.size() == last.size() and first != last  # the heads changed over training
+
+
+def test_the_window_has_the_train_tab_and_its_device_follows_the_backend_switch(make_window):
+    window = make_window()
+    tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    assert "Train" in tabs
+    assert window.train_view.device == window.state.config.device == "cpu"
+    window.state.update(backend="torch", device="cuda")  # refused or accepted: the tab follows the state
+    assert window.train_view.device == window.state.config.device
+
+
+def test_the_app_closes_with_exit_0_while_training_runs(tmp_path):
+    """The real app in a subprocess: training starts at once and the window closes mid-run."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = ("from PySide6.QtCore import QTimer\n"
+              "from explorer.gui.training import view\n"
+              "init = view.TrainView.__init__\n"
+              "def started(self, *a, **k):\n"
+              "    init(self, *a, **k)\n"
+              "    self.controls.steps.setValue(100000)\n"
+              "    QTimer.singleShot(0, self.start)\n"
+              "view.TrainView.__init__ = started\n"
+              "from explorer.gui.window.app import run_app\n"
+              "raise SystemExit(run_app())\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_EXPLORER_DEBUG="1",
+               ATTENTION_EXPLORER_QUIT_AFTER_MS="2500", ATTENTION_EXPLORER_SETTINGS_DIR=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2], env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    noise = [line for line in proc.stderr.splitlines()
+             if line.strip() and "propagateSizeHints" not in line]
+    assert noise == []
+    assert "torch imported: yes" in proc.stdout  # training did start before the close

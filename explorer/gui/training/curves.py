@@ -49,17 +49,16 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setBackground("w")
-        t = lambda text: translate("training.curves", text)  # noqa: E731
-        self.loss_plot = _plot(self, 0, 0, t("Loss"), t("cross-entropy"))
-        self.accuracy_plot = _plot(self, 0, 1, t("Task accuracy (held-out)"), t("accuracy"))
+        self.loss_plot = _plot(self, 0, 0, translate("training.curves", "Loss"), translate("training.curves", "cross-entropy"))
+        self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", "Task accuracy (held-out)"), translate("training.curves", "accuracy"))
         self.accuracy_plot.setYRange(0, 1.02, padding=0)
-        self.role_plots = {ROLES[0]: _plot(self, 1, 0, t("Previous-token score per head"), t("score")),
-                           ROLES[1]: _plot(self, 1, 1, t("Induction score per head"), t("score"))}
+        self.role_plots = {ROLES[0]: _plot(self, 1, 0, translate("training.curves", "Previous-token score per head"), translate("training.curves", "score")),
+                           ROLES[1]: _plot(self, 1, 1, translate("training.curves", "Induction score per head"), translate("training.curves", "score"))}
         self.plots = [self.loss_plot, self.accuracy_plot, *self.role_plots.values()]
         self.legend = self.loss_plot.addLegend(offset=(-10, 10), labelTextColor="k")
         self.loss_curves = {key: self.loss_plot.plot(pen=pg.mkPen(colour, width=2), name=name)
-                            for key, colour, name in (("train", LOSS_COLOURS["train"], t("train")),
-                                                      ("heldout", LOSS_COLOURS["heldout"], t("held-out")))}
+                            for key, colour, name in (("train", LOSS_COLOURS["train"], translate("training.curves", "train loss")),
+                                                      ("heldout", LOSS_COLOURS["heldout"], translate("training.curves", "held-out loss")))}
         self.accuracy_curve = self.accuracy_plot.plot(pen=pg.mkPen("#009E73", width=2))
         self.role_legend = self.role_plots[ROLES[0]].addLegend(offset=(10, 10), labelTextColor="k",
                                                               colCount=2)

@@ -31,9 +31,6 @@ from .heads import SnapshotHeads
 TEXT_ORDER = ("curves", "heads", "scores", "phase_change", "fixed_offset")
 
 
-def _t(text: str) -> str:
-    return translate("training.view", text)
-
 
 class TrainView(QWidget):
     message = Signal(str)           # one line for the window's status bar
@@ -58,7 +55,7 @@ class TrainView(QWidget):
         self.scrubber = QSlider(Qt.Orientation.Horizontal)
         self.scrubber.setRange(0, 0)
         self.scrubber.setEnabled(False)
-        self.scrubber_label = QLabel(_t("no snapshot yet"))
+        self.scrubber_label = QLabel(translate("training.view", "no snapshot yet"))
         self._build()
         self._connect()
         self._refresh_texts()
@@ -72,7 +69,7 @@ class TrainView(QWidget):
         column.addWidget(self.controls)
         column.addWidget(self.explanation, 1)
         scrub = QHBoxLayout()
-        scrub.addWidget(QLabel(_t("Timeline")))
+        scrub.addWidget(QLabel(translate("training.view", "Timeline")))
         scrub.addWidget(self.scrubber, 1)
         scrub.addWidget(self.scrubber_label)
         lower = QWidget()
@@ -135,7 +132,7 @@ class TrainView(QWidget):
 
     def start(self) -> None:
         if self._fresh_config():
-            self.say(_t("training on {device}…").format(device=self.session.config.device))
+            self.say(translate("training.view", "training on {device}…").format(device=self.session.config.device))
             self.session.start()
 
     def step(self) -> None:
@@ -147,7 +144,7 @@ class TrainView(QWidget):
         self.curves.clear_curves()
         self._following = True
         self.scrubber.setRange(0, 0)
-        self.scrubber_label.setText(_t("no snapshot yet"))
+        self.scrubber_label.setText(translate("training.view", "no snapshot yet"))
         self._on_status(self.session.status)
 
     def save(self, path) -> None:
@@ -155,20 +152,20 @@ class TrainView(QWidget):
         try:
             written = self.session.save(path)
         except (OSError, RuntimeError) as exc:
-            self.say(_t("not saved: {reason}").format(reason=exc))
+            self.say(translate("training.view", "not saved: {reason}").format(reason=exc))
             return
-        self.say(_t("model saved to {path}").format(path=written))
+        self.say(translate("training.view", "model saved to {path}").format(path=written))
 
     def load(self, path) -> None:
         self.curves.clear_curves()
         self._following = True
         self.session.load(path)
 
-    def shutdown(self) -> None:
-        """Stop training without waiting (the window is closing)."""
+    def shutdown(self) -> bool:
+        """Stop training without waiting (the window is closing); True once its thread has ended
+        (False: a chunk still runs on the daemon thread, abandoned; it delivers nothing)."""
         self.session.pause()
-        if self._own_runner:
-            self.runner.close(0)
+        return self.runner.close(0) if self._own_runner else True
 
     # ----- reading ---------------------------------------------------------------------------
     def probe(self):
@@ -209,7 +206,7 @@ class TrainView(QWidget):
         snapshot = snapshots[index]
         self.heads.set_snapshot(snapshot, self.probe())
         self.curves.set_marked_step(None if self._following else snapshot.step)
-        self.scrubber_label.setText(_t("step {step} ({index}/{count})").format(
+        self.scrubber_label.setText(translate("training.view", "step {step} ({index}/{count})").format(
             step=snapshot.step, index=index + 1, count=len(snapshots)))
 
     def _on_status(self, status: str) -> None:
@@ -217,19 +214,19 @@ class TrainView(QWidget):
         self.controls.set_status(status, s.trainer is not None, len(s.snapshots))
         trainer = s.trainer
         steps = 0 if trainer is None else trainer.step_count
-        text = {"idle": _t("idle: choose the settings and press Start"),
-                "running": _t("training: step {step} of {steps}"),
-                "paused": _t("paused at step {step} of {steps}"),
-                "done": _t("done: {step} steps")}[status]
+        text = {"idle": translate("training.view", "idle: choose the settings and press Start"),
+                "running": translate("training.view", "training: step {step} of {steps}"),
+                "paused": translate("training.view", "paused at step {step} of {steps}"),
+                "done": translate("training.view", "done: {step} steps")}[status]
         self.controls.status.setText(text.format(step=steps, steps=s.config.steps))
 
     def _on_error(self, message: str) -> None:
-        self.say(_t("training stopped: {reason}").format(reason=message))
+        self.say(translate("training.view", "training stopped: {reason}").format(reason=message))
         self._on_status(self.session.status)
 
     def _on_loaded(self, config, path) -> None:
         self.controls.show_config(config)
-        self.say(_t("model loaded from {path}").format(path=path))
+        self.say(translate("training.view", "model loaded from {path}").format(path=path))
 
     def say(self, text: str) -> None:
         self.controls.status.setText(text)
@@ -237,14 +234,14 @@ class TrainView(QWidget):
 
     # ----- file dialogs ----------------------------------------------------------------------
     def _ask_save(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, _t("Save the trained model"), "tiny-transformer.safetensors",
-                                              _t("safetensors (*.safetensors)"))
+        path, _ = QFileDialog.getSaveFileName(self, translate("training.view", "Save the trained model"), "tiny-transformer.safetensors",
+                                              translate("training.view", "safetensors (*.safetensors)"))
         if path:
             self.save(path)
 
     def _ask_load(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, _t("Load a trained model"), "",
-                                              _t("safetensors (*.safetensors)"))
+        path, _ = QFileDialog.getOpenFileName(self, translate("training.view", "Load a trained model"), "",
+                                              translate("training.view", "safetensors (*.safetensors)"))
         if path:
             self.load(path)
 

@@ -181,6 +181,8 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
         ctrl_c.stop()
         startup.log("window closed")
         abandoned = _stop_background_work(state)
+        if not window.train_view.shutdown():  # a training chunk still running (≤ 0.1 s)
+            abandoned.append("training")
         if not settings.read_only:  # a FIFO, a device or someone else's file stays untouched
             _save_at_exit(window.settings_snapshot(startup.config_to_save()), path)
         if abandoned and returned:  # (an exception from exec keeps its traceback instead)

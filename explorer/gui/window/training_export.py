@@ -136,23 +136,20 @@ def _gif(images) -> bytes | None:
     return out.getvalue()
 
 
-def _t(text: str) -> str:
-    return translate("window.training_export", text)
-
 
 def export_shown_snapshot(view, path, scale: float = 1.0):
     """The Train tab's shown snapshot (heads and curves) as a PNG at `path`; None (and a message) if not."""
     snapshot = view.shown_snapshot()
     if snapshot is None:
-        view.say(_t("nothing to export yet"))
+        view.say(translate("window.training_export", "nothing to export yet"))
         return None
     try:
         written = export_snapshot(path, view.session.config, snapshot, view.probe(),
                                   view.session.records, view.colormap, scale)
     except (ExportError, ValueError) as exc:
-        view.say(_t("not exported: {reason}").format(reason=exc))
+        view.say(translate("window.training_export", "not exported: {reason}").format(reason=exc))
         return None
-    view.say(_t("exported {path}").format(path=written))
+    view.say(translate("window.training_export", "exported {path}").format(path=written))
     return written
 
 
@@ -162,10 +159,10 @@ def export_all_snapshots(view, folder) -> list:
         written = export_animation(folder, view.session.config, view.session.snapshots,
                                    view.probe(), view.colormap)
     except ExportError as exc:
-        view.say(_t("not exported: {reason}").format(reason=exc))
+        view.say(translate("window.training_export", "not exported: {reason}").format(reason=exc))
         return []
-    extra = "" if gif_available() else _t(" (PNG sequence only: Pillow is not installed, no GIF)")
-    view.say(_t("exported {count} files to {folder}").format(count=len(written), folder=folder) + extra)
+    extra = "" if gif_available() else translate("window.training_export", " (PNG sequence only: Pillow is not installed, no GIF)")
+    view.say(translate("window.training_export", "exported {count} files to {folder}").format(count=len(written), folder=folder) + extra)
     return written
 
 
@@ -174,12 +171,12 @@ def _ask(window, kind: str) -> None:
     if kind == "snapshot":
         snapshot = view.shown_snapshot()
         step = 0 if snapshot is None else snapshot.step
-        path, _ = QFileDialog.getSaveFileName(window, _t("Export the shown snapshot"),
+        path, _ = QFileDialog.getSaveFileName(window, translate("window.training_export", "Export the shown snapshot"),
                                               f"training_step_{step:05d}.png", "PNG (*.png)")
         if path:
             export_shown_snapshot(view, path)
     else:
-        folder = QFileDialog.getExistingDirectory(window, _t("Export the heads over training to a folder"))
+        folder = QFileDialog.getExistingDirectory(window, translate("window.training_export", "Export the heads over training to a folder"))
         if folder:
             export_all_snapshots(view, folder)
 
