@@ -1497,24 +1497,24 @@ click to open it; {state}</source>
         <translation>교차 엔트로피</translation>
     </message>
     <message>
-        <source>Task accuracy (held-out)</source>
-        <translation>과제 정확도 (검증 배치)</translation>
+        <source>Accuracy (held-out)</source>
+        <translation>정확도 (검증 배치)</translation>
+    </message>
+    <message>
+        <source>Previous-token score</source>
+        <translation>이전 토큰 점수</translation>
+    </message>
+    <message>
+        <source>Induction score</source>
+        <translation>유도 헤드 점수</translation>
     </message>
     <message>
         <source>accuracy</source>
         <translation>정확도</translation>
     </message>
     <message>
-        <source>Previous-token score per head</source>
-        <translation>헤드별 이전 토큰 점수</translation>
-    </message>
-    <message>
         <source>score</source>
         <translation>점수</translation>
-    </message>
-    <message>
-        <source>Induction score per head</source>
-        <translation>헤드별 유도 헤드 점수</translation>
     </message>
     <message>
         <source>train loss</source>
@@ -1528,16 +1528,12 @@ click to open it; {state}</source>
 <context>
     <name>training.heads</name>
     <message>
-        <source>Step {step}: every head on the fixed probe (layer 0 above, layer 1 below); held-out loss {loss}</source>
-        <translation>스텝 {step}: 고정 탐침 시퀀스 위의 모든 헤드 (위: 0층, 아래: 1층), 검증 손실 {loss}</translation>
+        <source>Step {step}: every head on the fixed probe; title: layer, head, previous-token score | induction score; held-out loss {loss}</source>
+        <translation>스텝 {step}: 고정 탐침 시퀀스 위의 모든 헤드, 제목: 층, 헤드, 이전 토큰 점수 | 유도 헤드 점수, 검증 손실 {loss}</translation>
     </message>
 </context>
 <context>
     <name>training.picture</name>
-    <message>
-        <source>L{layer} h{head}  ·  prev {prev}  ind {ind}</source>
-        <translation>L{layer} h{head}  ·  이전 {prev}  유도 {ind}</translation>
-    </message>
     <message>
         <source>step {step}, L{layer} head {head}: position {query} → {key}</source>
         <translation>스텝 {step}, L{layer} 헤드 {head}: 위치 {query} → {key}</translation>
@@ -1547,8 +1543,8 @@ click to open it; {state}</source>
         <translation>{where}: 가려짐 (인과 마스크)</translation>
     </message>
     <message>
-        <source>{where}, weight {weight}</source>
-        <translation>{where}, 가중치 {weight}</translation>
+        <source>{where}, weight {weight}  ·  previous-token score {prev}, induction score {ind}</source>
+        <translation>{where}, 가중치 {weight}  ·  이전 토큰 점수 {prev}, 유도 헤드 점수 {ind}</translation>
     </message>
 </context>
 <context>

@@ -53,15 +53,15 @@ def test_start_trains_the_loss_falls_and_curves_and_heads_update(qtbot, view):
     assert view.session.status == "running"
     assert not view.controls.seed.isEnabled()  # a run's settings are fixed
     qtbot.waitUntil(lambda: view.heads.shown_step() is not None, timeout=WAIT_MS)
-    first = view.heads.grids[0].head_image(0).copy()
+    first = view.heads.head_image(0, 0).copy()
     qtbot.waitUntil(lambda: view.session.status == "done", timeout=WAIT_MS)
     held = view.curves.loss_curves["heldout"].getData()[1]
     assert len(held) == SMALL.steps // SMALL.log_every + 1
     assert held[-1] < held[0] - 0.3  # the held-out loss fell
     assert len(view.curves.role_curves) == 2 * SMALL.n_layers * SMALL.n_heads
     assert view.heads.shown_step() == SMALL.steps  # followed the newest snapshot
-    assert len(view.heads.grids) == 2 and all(g.isVisible() for g in view.heads.grids)
-    assert not np.allclose(first, view.heads.grids[0].head_image(0))  # the heads were redrawn
+    assert view.heads.grid.visible_heads() == list(range(SMALL.n_layers * SMALL.n_heads))
+    assert not np.allclose(first, view.heads.head_image(0, 0))  # the heads were redrawn
     assert view.scrubber.maximum() == len(view.session.snapshots) - 1
     assert "done" in view.controls.status.text()
 
@@ -90,11 +90,11 @@ def test_pause_step_and_reset(qtbot, view):
 
 def test_the_scrubber_shows_an_earlier_snapshot_and_marks_its_step(qtbot, view):
     run_to_end(qtbot, view)
-    last = view.heads.grids[1].head_image(0).copy()
+    last = view.heads.head_image(1, 0).copy()
     view.scrubber.setValue(0)  # as a drag to the left end does
     assert view.heads.shown_step() == 0
-    assert not np.allclose(view.heads.grids[1].head_image(0), last)
-    np.testing.assert_allclose(view.heads.grids[1].head_image(0), view.session.snapshots[0].attention[1, 0])
+    assert not np.allclose(view.heads.head_image(1, 0), last)
+    np.testing.assert_allclose(view.heads.head_image(1, 0), view.session.snapshots[0].attention[1, 0])
     assert all(line.isVisible() and line.value() == 0 for line in view.curves.step_lines)
     view.scrubber.setValue(view.scrubber.maximum())
     assert view.heads.shown_step() == SMALL.steps
@@ -113,7 +113,7 @@ def test_save_then_load_gives_identical_attention(qtbot, view, tmp_path):
     qtbot.waitUntil(lambda: bool(view.session.snapshots), timeout=WAIT_MS)
     assert view.controls.seed.value() == SMALL.seed  # the loaded model's settings are shown
     np.testing.assert_array_equal(view.session.snapshots[0].attention, trained)
-    np.testing.assert_array_equal(view.heads.grids[0].head_image(1), trained[0, 1])
+    np.testing.assert_array_equal(view.heads.head_image(0, 1), trained[0, 1])
 
 
 def test_a_bad_model_file_is_one_message_and_nothing_changes(qtbot, view, tmp_path):

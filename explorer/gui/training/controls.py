@@ -8,6 +8,7 @@ settings are fixed, Reset frees them (a loaded model sets them to its own).
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QLabel,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
@@ -32,6 +33,7 @@ class TrainControls(QWidget):
         self.task = QComboBox()
         for key, (en, ko) in TASK_TITLES.items():
             self.task.addItem(bilingual(en, ko), key)
+            self.task.setItemData(self.task.count() - 1, bilingual(en, ko), Qt.ItemDataRole.ToolTipRole)
         self.task.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.task.setMinimumContentsLength(14)
         self.layers = _spin(1, MAX_LAYERS, defaults.n_layers)
@@ -69,14 +71,23 @@ class TrainControls(QWidget):
                                     self.reset_button, self.save_button, self.load_button,
                                     self.export_button, self.animation_button)):
             buttons.addWidget(button, i // 2, i % 2)
+        self.form = QWidget()
+        self.form.setLayout(form)
+        form.setContentsMargins(0, 0, 0, 0)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(form)
+        layout.addWidget(self.form)
         layout.addWidget(self.device_label)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
         self._settings = (self.task, self.layers, self.heads, self.d_model, self.seed, self.lr, self.steps)
         self.set_device("cpu")
+
+    def set_compact(self, on: bool) -> None:
+        """Presentation mode: only the run buttons and the status line stay."""
+        for widget in (self.form, self.device_label, self.save_button, self.load_button,
+                       self.export_button, self.animation_button):
+            widget.setVisible(not on)
 
     def config(self, device: str) -> TrainConfig:
         """The settings as a TrainConfig (not validated: the session does that)."""

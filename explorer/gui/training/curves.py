@@ -1,6 +1,6 @@
 """The training curves: loss (train, held-out), task accuracy, and each head's role scores.
 
-Four plots over the training step: loss, accuracy, previous-token score and induction score of
+Four plots side by side over the training step: loss, accuracy, previous-token score and induction score of
 every head (one colour per head, layer 0 solid, layer 1 dashed), with a dotted line at the
 switch-on threshold and a ring on each curve where its head switched on (core.training's
 switch-step rule). A vertical line marks the step the heads below show (the scrubber's).
@@ -18,6 +18,7 @@ from ...core.training import ROLES, SWITCH_THRESHOLD, switch_steps
 from ..plotting.axes import set_legend_size, style_axes
 from ..plotting.fonts import css_pt
 from ..plotting.i18n import translate
+from ..plotting.matrix import free_title_width
 
 # Okabe-Ito without the yellow (as the PE curves; views do not import each other)
 CURVE_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#999999")
@@ -35,9 +36,11 @@ def records_arrays(records) -> dict:
 
 def _plot(layout: pg.GraphicsLayoutWidget, row: int, col: int, title: str, y_label: str) -> pg.PlotItem:
     plot = layout.addPlot(row=row, col=col)
+    free_title_width(plot)  # a long title must not hold the layout wider than the tab
     plot.setTitle(title, color="k")
     plot.setLabel("bottom", translate("training.curves", "step"))
     plot.setLabel("left", y_label)
+    plot.getAxis("left").showLabel(False)  # the title says it; the width goes to the curve
     plot.setMenuEnabled(False)
     plot.hideButtons()
     plot.showGrid(x=True, y=True, alpha=0.25)
@@ -50,18 +53,24 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.setBackground("w")
         self.loss_plot = _plot(self, 0, 0, translate("training.curves", "Loss"), translate("training.curves", "cross-entropy"))
-        self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", "Task accuracy (held-out)"), translate("training.curves", "accuracy"))
+        self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", "Accuracy (held-out)"), translate("training.curves", "accuracy"))
         self.accuracy_plot.setYRange(0, 1.02, padding=0)
-        self.role_plots = {ROLES[0]: _plot(self, 1, 0, translate("training.curves", "Previous-token score per head"), translate("training.curves", "score")),
-                           ROLES[1]: _plot(self, 1, 1, translate("training.curves", "Induction score per head"), translate("training.curves", "score"))}
+        self.role_plots = {ROLES[0]: _plot(self, 0, 2, translate("training.curves", "Previous-token score"), translate("training.curves", "score")),
+                           ROLES[1]: _plot(self, 0, 3, translate("training.curves", "Induction score"), translate("training.curves", "score"))}
         self.plots = [self.loss_plot, self.accuracy_plot, *self.role_plots.values()]
-        self.legend = self.loss_plot.addLegend(offset=(-10, 10), labelTextColor="k")
-        self.loss_curves = {key: self.loss_plot.plot(pen=pg.mkPen(colour, width=2), name=name)
-                            for key, colour, name in (("train", LOSS_COLOURS["train"], translate("training.curves", "train loss")),
-                                                      ("heldout", LOSS_COLOURS["heldout"], translate("training.curves", "held-out loss")))}
+        # one legend row under the plots: the two losses, then which colour is which head
+        # (layer 1 dashed); its columns follow the width (_fit_legend)
+        self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k", colCount=5)
+        self._columns = 4
+        self.addItem(self.legend, row=1, col=0, colspan=4)
+        self.ci.layout.setRowStretchFactor(0, 1)
+        self.ci.layout.setRowStretchFactor(1, 0)
+        self.loss_curves = {}
+        for key, name in (("train", translate("training.curves", "train loss")),
+                          ("heldout", translate("training.curves", "held-out loss"))):
+            self.loss_curves[key] = self.loss_plot.plot(pen=pg.mkPen(LOSS_COLOURS[key], width=2))
+            self.legend.addItem(self.loss_curves[key], name)
         self.accuracy_curve = self.accuracy_plot.plot(pen=pg.mkPen("#009E73", width=2))
-        self.role_legend = self.role_plots[ROLES[0]].addLegend(offset=(10, 10), labelTextColor="k",
-                                                              colCount=2)
         for plot in self.role_plots.values():
             plot.setYRange(0, 1.02, padding=0)
             plot.addItem(pg.InfiniteLine(SWITCH_THRESHOLD, angle=0,
@@ -91,8 +100,9 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         if self._shape == (layers, heads):
             return
         for (role, _, _), curve in self.role_curves.items():
+            if role == ROLES[0]:
+                self.legend.removeItem(curve)
             self.role_plots[role].removeItem(curve)
-        self.role_legend.clear()
         self.role_curves = {}
         for role, plot in self.role_plots.items():
             for layer in range(layers):
@@ -102,12 +112,13 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
                     curve = plot.plot(pen=pg.mkPen(colour, width=self._width, style=style))
                     self.role_curves[role, layer, head] = curve
                     if role == ROLES[0]:
-                        self.role_legend.addItem(curve, f"L{layer} h{head}")
+                        self.legend.addItem(curve, f"L{layer} h{head}")
             if role not in self.switch_marks:
                 self.switch_marks[role] = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k", width=2),
                                                              brush=None, symbol="o")
                 plot.addItem(self.switch_marks[role])
         self._shape = (layers, heads)
+        self._fit_legend()
 
     def set_records(self, records) -> None:
         """Draw all logged records so far (LogRecords of one run)."""
@@ -153,5 +164,43 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
             pen = curve.opts["pen"]
             pen.setWidthF(self._width)
             curve.setPen(pen)
-        for legend in (self.legend, self.role_legend):
-            set_legend_size(legend, css_pt(13) if on else "9pt")
+        set_legend_size(self.legend, css_pt(13) if on else "9pt")
+        self._arrange()
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """As many legend columns as fit the width (a fixed count held the plots wider than a
+        1024-pixel screen)."""
+        legend = getattr(self, "legend", None)
+        if legend is None or not legend.items:
+            return
+        entry = max(sample.boundingRect().width() + label.item.boundingRect().width()
+                    for sample, label in legend.items) + 30
+        columns = max(1, min(len(legend.items), int((self.viewport().width() - 16) // entry)))
+        if columns != legend.columnCount:
+            legend.setColumnCount(columns)
+
+    def _arrange(self) -> None:
+        """Four plots in a row when each gets ≥ MIN_PLOT_PX of width, else two rows of two."""
+        if not hasattr(self, "legend"):  # (resized inside __init__)
+            return
+        columns = 4 if self.viewport().width() >= 4 * self._min_plot_px() else 2
+        if columns == self._columns:
+            return
+        for plot in (*self.plots, self.legend):
+            self.ci.removeItem(plot)
+        for i, plot in enumerate(self.plots):
+            self.ci.addItem(plot, row=i // columns, col=i % columns)
+        rows = 4 // columns
+        self.ci.addItem(self.legend, row=rows, col=0, colspan=columns)
+        for row in range(rows + 1):
+            self.ci.layout.setRowStretchFactor(row, 0 if row == rows else 1)
+        self._columns = columns
+
+    def _min_plot_px(self) -> int:
+        return 360 if getattr(self, "_width", 2) > 2 else 230  # presentation: larger fonts need more
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._arrange()
+        self._fit_legend()

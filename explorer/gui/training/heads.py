@@ -1,9 +1,9 @@
-"""Every head of a training snapshot on the fixed probe: one heads grid per layer.
+"""Every head of a training snapshot on the fixed probe, in one heads grid.
 
-The grids are the heads view's own `HeadsGrid` (gui/heads), fed a `ProbePicture` per layer, so
-the colours, the argmax marks, the hover text and the presentation sizes are the heads tab's.
-Views do not import each other: the window hands the grid class in (`make_grid`).
-`set_snapshot` only swaps data into the existing panels (cheap enough to call as training goes).
+The grid is the heads view's own `HeadsGrid` (gui/heads), fed a `ProbePicture` (all layers,
+layer-major), so the colours, argmax marks, hover text, presentation sizes and the choice of
+columns are the heads tab's. Views do not import each other: the window hands the grid class in
+(`make_grid`). `set_snapshot` only swaps data into the existing panels (cheap as training goes).
 """
 
 from __future__ import annotations
@@ -20,48 +20,41 @@ class SnapshotHeads(QWidget):
     def __init__(self, make_grid, parent=None):
         """`make_grid()` → a new heads grid (gui.heads.grid.HeadsGrid)."""
         super().__init__(parent)
-        self._make_grid = make_grid
         self.caption = QLabel(" ")
         self.caption.setWordWrap(True)
-        self.grids: list = []  # one HeadsGrid per layer
+        self.grid = make_grid()
         self.snapshot = None
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(2)
-        self._layout.addWidget(self.caption)
-        self._colormap = None
-        self._presentation = False
+        self._probe = None
+        self._compact = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.grid, 1)
         self.set_presentation(False)
 
     def set_snapshot(self, snapshot, probe: np.ndarray) -> None:
         """Show `snapshot` (core.training.Snapshot); `probe` the probe's token ids (n,)."""
-        layers = snapshot.attention.shape[0]
-        while len(self.grids) < layers:
-            grid = self._make_grid()
-            if self._colormap:
-                grid.set_colormap(self._colormap)
-            grid.set_presentation(self._presentation)
-            self.grids.append(grid)
-            self._layout.addWidget(grid, 1)
-        for layer, grid in enumerate(self.grids):
-            grid.setVisible(layer < layers)
-            if layer < layers:
-                grid.set_result(probe_picture(snapshot, layer, probe))
-        self.snapshot = snapshot
-        self.caption.setText(translate("training.heads", "Step {step}: every head on the fixed probe "
-                                       "(layer 0 above, layer 1 below); held-out loss {loss}").format(
+        self.grid.set_result(probe_picture(snapshot, probe, self._compact))
+        self.snapshot, self._probe = snapshot, probe
+        self.caption.setText(translate("training.heads", "Step {step}: every head on the fixed probe; "
+                                       "title: layer, head, previous-token score | induction score; "
+                                       "held-out loss {loss}").format(
             step=snapshot.step, loss=f"{snapshot.heldout_loss:.3f}"))
+
+    def head_image(self, layer: int, head: int) -> np.ndarray:
+        """The image drawn for one head (tests)."""
+        return self.grid.head_image(layer * self.snapshot.attention.shape[1] + head)
 
     def shown_step(self) -> int | None:
         return None if self.snapshot is None else self.snapshot.step
 
     def set_colormap(self, name: str) -> None:
-        self._colormap = name
-        for grid in self.grids:
-            grid.set_colormap(name)
+        self.grid.set_colormap(name)
 
     def set_presentation(self, on: bool) -> None:
-        self._presentation = bool(on)
         self.caption.setFont(ui_font(14 if on else 10))
-        for grid in self.grids:
-            grid.set_presentation(on)
+        self.grid.set_presentation(on)
+        self._compact = bool(on)
+        if self.snapshot is not None:
+            self.set_snapshot(self.snapshot, self._probe)

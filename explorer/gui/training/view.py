@@ -68,6 +68,7 @@ class TrainView(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.controls)
         column.addWidget(self.explanation, 1)
+        column.addStretch(0)  # takes the room while the explanation is hidden (presentation)
         scrub = QHBoxLayout()
         scrub.addWidget(QLabel(translate("training.view", "Timeline")))
         scrub.addWidget(self.scrubber, 1)
@@ -77,11 +78,12 @@ class TrainView(QWidget):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addLayout(scrub)
         lower_layout.addWidget(self.heads, 1)
-        right = QSplitter(Qt.Orientation.Vertical)
+        right = self.right_splitter = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.curves)
         right.addWidget(lower)
         right.setStretchFactor(0, 2)
         right.setStretchFactor(1, 3)
+        right.setSizes([330, 670])  # the heads get the larger part
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
@@ -259,11 +261,18 @@ class TrainView(QWidget):
         self.explanation.setHtml("".join(parts))
 
     def set_presentation(self, on: bool) -> None:
+        """Larger fonts; like the window's controls dock, the settings, file buttons and the
+        explanation collapse so the plots take the screen (leaving presentation brings them back)."""
+        self.controls.set_compact(on)
+        self.explanation.setVisible(not on)
         font = ui_font(16 if on else 10)
         for widget in (self.controls, self.explanation, self.scrubber_label):
             widget.setFont(font)
         self.curves.set_presentation(on)
         self.heads.set_presentation(on)
+        total = sum(self.right_splitter.sizes()) or 1000
+        share = 0.42 if on else 0.33  # larger fonts: the curves need more of the height
+        self.right_splitter.setSizes([round(total * share), round(total * (1 - share))])
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:

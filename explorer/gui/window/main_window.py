@@ -280,6 +280,9 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, _index: int) -> None:
         showing_kv = self.tabs.currentWidget() is self.kv_panel
         self.state.kv_enabled = showing_kv
+        # the random model's info strip says nothing about the Train tab's model
+        showing_train = self.tabs.currentWidget() is self.train_view
+        self.info_strip.setVisible(not showing_train and (self.learned is None or self.learned.is_random))
         if showing_kv and self.state.kv_trace is not None:
             self.kv_panel.set_trace(self.state.kv_trace)
 
