@@ -1485,16 +1485,8 @@ click to open it; {state}</source>
 <context>
     <name>training.curves</name>
     <message>
-        <source>step</source>
-        <translation>스텝</translation>
-    </message>
-    <message>
         <source>Loss</source>
         <translation>손실</translation>
-    </message>
-    <message>
-        <source>cross-entropy</source>
-        <translation>교차 엔트로피</translation>
     </message>
     <message>
         <source>Accuracy (held-out)</source>
@@ -1509,12 +1501,8 @@ click to open it; {state}</source>
         <translation>유도 헤드 점수</translation>
     </message>
     <message>
-        <source>accuracy</source>
-        <translation>정확도</translation>
-    </message>
-    <message>
-        <source>score</source>
-        <translation>점수</translation>
+        <source>layer 1 (dashed)</source>
+        <translation>1층 (점선)</translation>
     </message>
     <message>
         <source>train loss</source>
@@ -1528,8 +1516,8 @@ click to open it; {state}</source>
 <context>
     <name>training.heads</name>
     <message>
-        <source>Step {step}: every head on the fixed probe; title: layer, head, previous-token score | induction score; held-out loss {loss}</source>
-        <translation>스텝 {step}: 고정 탐침 시퀀스 위의 모든 헤드, 제목: 층, 헤드, 이전 토큰 점수 | 유도 헤드 점수, 검증 손실 {loss}</translation>
+        <source>Step {step} (the curves&apos; x axis is the training step): every head on the fixed probe; title: layer, head, previous-token score | induction score; held-out loss {loss}</source>
+        <translation>스텝 {step} (곡선의 가로축은 학습 스텝): 고정 탐침 시퀀스 위의 모든 헤드, 제목: 층, 헤드, 이전 토큰 점수 | 유도 헤드 점수, 검증 손실 {loss}</translation>
     </message>
 </context>
 <context>

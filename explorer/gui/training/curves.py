@@ -34,13 +34,12 @@ def records_arrays(records) -> dict:
             "scores": np.stack([r.scores for r in records])}
 
 
-def _plot(layout: pg.GraphicsLayoutWidget, row: int, col: int, title: str, y_label: str) -> pg.PlotItem:
+def _plot(layout: pg.GraphicsLayoutWidget, row: int, col: int, title: str) -> pg.PlotItem:
     plot = layout.addPlot(row=row, col=col)
     free_title_width(plot)  # a long title must not hold the layout wider than the tab
     plot.setTitle(title, color="k")
-    plot.setLabel("bottom", translate("training.curves", "step"))
-    plot.setLabel("left", y_label)
-    plot.getAxis("left").showLabel(False)  # the title says it; the width goes to the curve
+    # no axis titles: the plot's title says what is drawn, and the x axis is the step (the
+    # caption says so); on a 1024 × 768 projector their rows left the curves no height
     plot.setMenuEnabled(False)
     plot.hideButtons()
     plot.showGrid(x=True, y=True, alpha=0.25)
@@ -52,11 +51,11 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setBackground("w")
-        self.loss_plot = _plot(self, 0, 0, translate("training.curves", "Loss"), translate("training.curves", "cross-entropy"))
-        self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", "Accuracy (held-out)"), translate("training.curves", "accuracy"))
+        self.loss_plot = _plot(self, 0, 0, translate("training.curves", "Loss"))
+        self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", "Accuracy (held-out)"))
         self.accuracy_plot.setYRange(0, 1.02, padding=0)
-        self.role_plots = {ROLES[0]: _plot(self, 0, 2, translate("training.curves", "Previous-token score"), translate("training.curves", "score")),
-                           ROLES[1]: _plot(self, 0, 3, translate("training.curves", "Induction score"), translate("training.curves", "score"))}
+        self.role_plots = {ROLES[0]: _plot(self, 0, 2, translate("training.curves", "Previous-token score")),
+                           ROLES[1]: _plot(self, 0, 3, translate("training.curves", "Induction score"))}
         self.plots = [self.loss_plot, self.accuracy_plot, *self.role_plots.values()]
         # one legend row under the plots: the two losses, then which colour is which head
         # (layer 1 dashed); its columns follow the width (_fit_legend)
@@ -82,6 +81,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
             plot.addItem(line)
             line.setVisible(False)
         self.role_curves: dict = {}   # (role, layer, head) -> PlotDataItem
+        self._dashes = None           # the legend's sample for layer 1
         self.switch_marks: dict = {}  # role -> ScatterPlotItem
         self._shape = None
         self._width = 2
@@ -99,10 +99,13 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
     def _ensure_heads(self, layers: int, heads: int) -> None:
         if self._shape == (layers, heads):
             return
-        for (role, _, _), curve in self.role_curves.items():
-            if role == ROLES[0]:
+        for (role, layer, _), curve in self.role_curves.items():
+            if role == ROLES[0] and layer == 0:
                 self.legend.removeItem(curve)
             self.role_plots[role].removeItem(curve)
+        if self._dashes is not None:
+            self.legend.removeItem(self._dashes)
+            self._dashes = None
         self.role_curves = {}
         for role, plot in self.role_plots.items():
             for layer in range(layers):
@@ -111,8 +114,12 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
                     style = Qt.PenStyle.SolidLine if layer == 0 else Qt.PenStyle.DashLine
                     curve = plot.plot(pen=pg.mkPen(colour, width=self._width, style=style))
                     self.role_curves[role, layer, head] = curve
-                    if role == ROLES[0]:
-                        self.legend.addItem(curve, f"L{layer} h{head}")
+                    if role == ROLES[0] and layer == 0:
+                        self.legend.addItem(curve, f"h{head}")
+            if role == ROLES[0] and layers > 1:  # one entry says what the dashes are
+                self._dashes = pg.PlotDataItem(pen=pg.mkPen("#555555", width=self._width,
+                                                            style=Qt.PenStyle.DashLine))
+                self.legend.addItem(self._dashes, translate("training.curves", "layer 1 (dashed)"))
             if role not in self.switch_marks:
                 self.switch_marks[role] = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k", width=2),
                                                              brush=None, symbol="o")

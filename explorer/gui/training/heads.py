@@ -37,9 +37,9 @@ class SnapshotHeads(QWidget):
         """Show `snapshot` (core.training.Snapshot); `probe` the probe's token ids (n,)."""
         self.grid.set_result(probe_picture(snapshot, probe, self._compact))
         self.snapshot, self._probe = snapshot, probe
-        self.caption.setText(translate("training.heads", "Step {step}: every head on the fixed probe; "
-                                       "title: layer, head, previous-token score | induction score; "
-                                       "held-out loss {loss}").format(
+        self.caption.setText(translate("training.heads", "Step {step} (the curves' x axis is the training step): "
+                                       "every head on the fixed probe; title: layer, head, previous-token "
+                                       "score | induction score; held-out loss {loss}").format(
             step=snapshot.step, loss=f"{snapshot.heldout_loss:.3f}"))
 
     def head_image(self, layer: int, head: int) -> np.ndarray:
@@ -53,7 +53,8 @@ class SnapshotHeads(QWidget):
         self.grid.set_colormap(name)
 
     def set_presentation(self, on: bool) -> None:
-        self.caption.setFont(ui_font(14 if on else 10))
+        self.caption.setFont(ui_font(10))
+        self.caption.setVisible(not on)  # presentation: the room goes to the heads (the timeline shows the step)
         self.grid.set_presentation(on)
         self._compact = bool(on)
         if self.snapshot is not None:

@@ -83,7 +83,7 @@ class TrainView(QWidget):
         right.addWidget(lower)
         right.setStretchFactor(0, 2)
         right.setStretchFactor(1, 3)
-        right.setSizes([330, 670])  # the heads get the larger part
+        right.setSizes([360, 640])  # the heads get the larger part
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
@@ -271,7 +271,7 @@ class TrainView(QWidget):
         self.curves.set_presentation(on)
         self.heads.set_presentation(on)
         total = sum(self.right_splitter.sizes()) or 1000
-        share = 0.42 if on else 0.33  # larger fonts: the curves need more of the height
+        share = 0.45 if on else 0.36  # larger fonts: the curves need more of the height
         self.right_splitter.setSizes([round(total * share), round(total * (1 - share))])
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
