@@ -29,6 +29,17 @@ from .observable import Event, Observable
 CHUNK_SECONDS = 0.1  # the longest the runner's thread is held by training at a time
 
 
+def training_runner():
+    """A runner of its own for the Train tab (a chunk never delays the main compute's thread).
+
+    Tried and dropped: a lower niceness for this thread (Linux). Under load 5 on 2 cores the
+    window's stalls were no better than without it (benchmarks/training_gui.py, noisy), and a
+    low-priority thread that holds the GIL when it is preempted can make the GUI thread wait longer.
+    """
+    from .runner import Runner
+    return Runner("training")
+
+
 def _load_job(path, device: str, threads: int):
     """Runs on the runner: a Trainer at step 0 around the model read from `path`. → (trainer, path)"""
     from ..core.training import Trainer, load_model

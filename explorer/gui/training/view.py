@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QSlider, QSplitter, QTextBrowser,
                                QVBoxLayout, QWidget)
 
 from ...app.runner import Runner
-from ...app.training import TrainingSession
+from ...app.training import TrainingSession, training_runner
 from ...core.config import ConfigError
 from ...core.training import TrainConfig, probe_tokens
 from ...core.training.texts import TEXTS
@@ -28,6 +28,7 @@ from .controls import TrainControls
 from .curves import TrainingCurves
 from .heads import SnapshotHeads
 
+CURVES_MS = 250
 TEXT_ORDER = ("curves", "heads", "scores", "phase_change", "fixed_offset")
 
 
@@ -42,11 +43,18 @@ class TrainView(QWidget):
         super().__init__(parent)
         self.make_grid = make_grid
         self._own_runner = runner is None
-        self.runner = runner if runner is not None else Runner("training")
+        self.runner = runner if runner is not None else training_runner()
         self.session = TrainingSession(self.runner, defaults)
         self.device = "cpu"
         self.colormap: str | None = None
         self._following = True
+        # the curves are redrawn at most every CURVES_MS while training (each redraw repaints
+        # four plots and ~20 curves; a chunk arrives every 0.1 s); at once when a run stops
+        self._curves_timer = QTimer(self)
+        self._curves_timer.setSingleShot(True)
+        self._curves_timer.setInterval(CURVES_MS)
+        self._curves_timer.timeout.connect(self._draw_curves)
+        self._curves_dirty = False
         self.controls = TrainControls(defaults)
         self.explanation = QTextBrowser()
         self.explanation.setOpenExternalLinks(False)
@@ -143,6 +151,8 @@ class TrainView(QWidget):
 
     def reset(self) -> None:
         self.session.reset()
+        self._curves_timer.stop()
+        self._curves_dirty = False
         self.curves.clear_curves()
         self._following = True
         self.scrubber.setRange(0, 0)
@@ -159,6 +169,8 @@ class TrainView(QWidget):
         self.say(translate("training.view", "model saved to {path}").format(path=written))
 
     def load(self, path) -> None:
+        self._curves_timer.stop()
+        self._curves_dirty = False
         self.curves.clear_curves()
         self._following = True
         self.session.load(path)
@@ -181,9 +193,19 @@ class TrainView(QWidget):
         return snapshots[min(self.scrubber.value(), len(snapshots) - 1)]
 
     # ----- session events --------------------------------------------------------------------
+    def _draw_curves(self) -> None:
+        if self._curves_dirty:
+            self._curves_dirty = False
+            self.curves.set_records(self.session.records)
+
     def _on_progress(self, records, snapshots) -> None:
         if records:
-            self.curves.set_records(self.session.records)
+            self._curves_dirty = True
+            if self.session.status != "running":
+                self._curves_timer.stop()
+                self._draw_curves()
+            elif not self._curves_timer.isActive():
+                self._curves_timer.start()
         count = len(self.session.snapshots)
         if snapshots and count:
             follow = self._following
@@ -212,6 +234,9 @@ class TrainView(QWidget):
             step=snapshot.step, index=index + 1, count=len(snapshots)))
 
     def _on_status(self, status: str) -> None:
+        if status != "running" and self._curves_dirty:  # a run stopped: its last records now
+            self._curves_timer.stop()
+            self._draw_curves()
         s = self.session
         self.controls.set_status(status, s.trainer is not None, len(s.snapshots))
         trainer = s.trainer
