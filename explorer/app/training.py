@@ -1,9 +1,10 @@
 """One training run on the shared background runner: Start, Pause, Step, Reset (Qt-free).
 
-The Train view (to come) binds its buttons to these methods and listens to the events. Training
-runs as a chain of short jobs (`CHUNK_SECONDS` each) on a low-priority `Runner` channel, so the
-main attention compute, which has a higher priority, gets the thread between two chunks and
-the window never waits on training for longer than a chunk. The `Trainer` (explorer.core.training)
+The Train tab (gui/training/view.py) binds its buttons to these methods and listens to the
+events. Training runs as a chain of short jobs (`CHUNK_SECONDS` each) on a `Runner` channel (the
+tab gives it a runner of its own, `training_runner`; on a shared runner the channel's low
+priority lets a higher-priority compute in between two chunks), so a Pause, a Reset or a close
+never waits on training for longer than a chunk. The `Trainer` (explorer.core.training)
 lives on the runner's thread; the main thread reads its finished records and snapshots when a
 chunk is delivered (frozen objects, appended whole).
 
