@@ -1519,9 +1519,17 @@ click to open it; {state}</source>
         <source>Step {step} (the curves&apos; x axis is the training step): every head on the fixed probe; title: layer, head, previous-token score | induction score; held-out loss {loss}</source>
         <translation>스텝 {step} (곡선의 가로축은 학습 스텝): 고정 탐침 시퀀스 위의 모든 헤드, 제목: 층, 헤드, 이전 토큰 점수 | 유도 헤드 점수, 검증 손실 {loss}</translation>
     </message>
+    <message>
+        <source>No snapshot yet: press Start or Step.</source>
+        <translation>아직 스냅샷이 없습니다: 시작이나 스텝 진행을 누르세요.</translation>
+    </message>
 </context>
 <context>
     <name>training.picture</name>
+    <message>
+        <source>L{layer} head {head}: no snapshot yet</source>
+        <translation>L{layer} 헤드 {head}: 아직 스냅샷 없음</translation>
+    </message>
     <message>
         <source>step {step}, L{layer} head {head}: position {query} → {key}</source>
         <translation>스텝 {step}, L{layer} 헤드 {head}: 위치 {query} → {key}</translation>

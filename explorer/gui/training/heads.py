@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import translate
-from .picture import probe_picture
+from .picture import blank_picture, probe_picture
 
 
 class SnapshotHeads(QWidget):
@@ -41,6 +41,15 @@ class SnapshotHeads(QWidget):
                                        "every head on the fixed probe; title: layer, head, previous-token "
                                        "score | induction score; held-out loss {loss}").format(
             step=snapshot.step, loss=f"{snapshot.heldout_loss:.3f}"))
+
+    def prepare(self, layers: int, heads: int, probe: np.ndarray) -> None:
+        """Empty panels in this shape while there is no snapshot (built now, not mid-training)."""
+        if self.snapshot is None:
+            self.grid.set_result(blank_picture(layers, heads, probe, self._compact))
+            self.caption.setText(translate("training.heads", "No snapshot yet: press Start or Step."))
+
+    def clear(self) -> None:
+        self.snapshot = None
 
     def head_image(self, layer: int, head: int) -> np.ndarray:
         """The image drawn for one head (tests)."""

@@ -34,6 +34,7 @@ class ProbePicture:
     empty_rows: np.ndarray  # (n,) all False
     stats: ProbeStats
     compact: bool = False   # presentation mode: titles without spaces (larger fonts, same width)
+    blank: bool = False     # no snapshot yet: empty panels, titles without scores
 
     @property
     def n_heads(self) -> int:
@@ -45,6 +46,8 @@ class ProbePicture:
     def head_title(self, index: int) -> str:
         # short: at 1024 pixels a panel is narrow (the caption says what the two numbers are)
         layer, head = self.layer_head(index)
+        if self.blank:
+            return f"L{layer}h{head}" if self.compact else f"L{layer} h{head}"
         prev, ind = self.scores[index]
         if self.compact:
             return f"L{layer}h{head} {prev:.2f}|{ind:.2f}".replace("0.", ".")  # 'L0h0 .51|.03'
@@ -52,6 +55,8 @@ class ProbePicture:
 
     def describe_cell(self, index: int, query: int, key: int) -> str:
         layer, head = self.layer_head(index)
+        if self.blank:
+            return translate("training.picture", "L{layer} head {head}: no snapshot yet").format(layer=layer, head=head)
         where = translate("training.picture", "step {step}, L{layer} head {head}: position {query} → {key}").format(
             step=self.step, layer=layer, head=head, query=query, key=key)
         if not self.mask[query, key]:
@@ -71,3 +76,13 @@ def probe_picture(snapshot, probe: np.ndarray, compact: bool = False) -> ProbePi
     return ProbePicture(snapshot.step, heads, weights, snapshot.scores.reshape(layers * heads, -1),
                         tuple(str(int(t)) for t in probe), np.tril(np.ones((n, n), bool)),
                         np.zeros(n, bool), stats, compact)
+
+
+def blank_picture(layers: int, heads: int, probe: np.ndarray, compact: bool = False) -> ProbePicture:
+    """Empty panels (zero weights, no scores) in a snapshot's shape: the grid's panels are built
+    before training starts, not while its first snapshot arrives (~150 ms on the GUI thread)."""
+    n = len(probe)
+    weights = np.zeros((layers * heads, n, n), np.float32)  # (L·h, n, n)
+    stats = ProbeStats(entropy=np.zeros((layers * heads, n)), argmax=np.full((layers * heads, n), -1))
+    return ProbePicture(0, heads, weights, np.zeros((layers * heads, 2)), tuple(str(int(t)) for t in probe),
+                        np.tril(np.ones((n, n), bool)), np.zeros(n, bool), stats, compact, blank=True)

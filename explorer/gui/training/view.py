@@ -142,15 +142,28 @@ class TrainView(QWidget):
 
     def start(self) -> None:
         if self._fresh_config():
+            self._prepare_heads()
             self.say(translate("training.view", "training on {device}…").format(device=self.session.config.device))
             self.session.start()
 
     def step(self) -> None:
         if self._fresh_config():
+            self._prepare_heads()
             self.session.step()
+
+    def _prepare_heads(self) -> None:
+        """Empty heads panels in the settings' shape (see SnapshotHeads.prepare)."""
+        config = self.controls.config(self.device)
+        self.heads.prepare(config.n_layers, config.n_heads, probe_tokens(config.vocab, config.seq_len))
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self.heads.snapshot is None:
+            QTimer.singleShot(0, self._prepare_heads)  # after the tab has painted
 
     def reset(self) -> None:
         self.session.reset()
+        self.heads.clear()
         self._curves_timer.stop()
         self._curves_dirty = False
         self.curves.clear_curves()
