@@ -208,3 +208,25 @@ def test_the_app_closes_with_exit_0_while_training_runs(tmp_path):
              if line.strip() and "propagateSizeHints" not in line]
     assert noise == []
     assert "torch imported: yes" in proc.stdout  # training did start before the close
+
+
+def test_refusals_are_one_message_and_leave_nothing_behind(qtbot, view, tmp_path):
+    from explorer.gui.window.training_export import export_all_snapshots, export_shown_snapshot
+    messages = []
+    view.message.connect(messages.append)
+    view.controls.heads.setValue(3)  # d_model 16 is not divisible by 3
+    click(qtbot, view.controls.start_button)
+    assert view.session.status == "idle" and "divisible" in messages[-1]
+    assert export_shown_snapshot(view, tmp_path / "none.png") is None and "nothing to export" in messages[-1]
+    view.controls.heads.setValue(2)
+    view.controls.steps.setValue(100000)
+    click(qtbot, view.controls.start_button)
+    qtbot.waitUntil(lambda: len(view.session.snapshots) >= 1, timeout=WAIT_MS)
+    view.save(tmp_path / "running.safetensors")  # refused while a chunk may be running
+    assert "pause" in messages[-1] and not (tmp_path / "running.safetensors").exists()
+    click(qtbot, view.controls.pause_button)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("in the way")
+    assert export_all_snapshots(view, blocker / "frames") == []
+    assert "not exported" in messages[-1] and blocker.read_text() == "in the way"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
