@@ -127,7 +127,10 @@ def limit_torch_threads(count: int) -> bool:
     Call it on the compute thread: torch keeps this setting per calling thread under OpenMP.
     """
     torch = sys.modules.get("torch")
-    if torch is None:
+    # Another thread (the Train tab's runner) may be importing torch right now: sys.modules then
+    # holds a partly initialised module without get_num_threads. Not loaded yet, then.
+    if torch is None or getattr(getattr(torch, "__spec__", None), "_initializing", False) \
+            or not hasattr(torch, "set_num_threads"):
         return False
     if torch.get_num_threads() != count:
         torch.set_num_threads(count)

@@ -1,16 +1,23 @@
 """One training run on the shared background runner: Start, Pause, Step, Reset (Qt-free).
 
-The Train view (to come) binds its buttons to these methods and listens to the events. Training
-runs as a chain of short jobs (`CHUNK_SECONDS` each) on a low-priority `Runner` channel, so the
-main attention compute, which has a higher priority, gets the thread between two chunks and
-the window never waits on training for longer than a chunk. The `Trainer` (explorer.core.training)
+The Train tab (gui/training/view.py) binds its buttons to these methods and listens to the
+events. Training runs as a chain of short jobs (`CHUNK_SECONDS` each) on a `Runner` channel (the
+tab gives it a runner of its own, `training_runner`; on a shared runner the channel's low
+priority lets a higher-priority compute in between two chunks), so a Pause, a Reset or a close
+never waits on training for longer than a chunk. The `Trainer` (explorer.core.training)
 lives on the runner's thread; the main thread reads its finished records and snapshots when a
 chunk is delivered (frozen objects, appended whole).
 
 Events (emitted on the main thread):
 - ``progress(records, snapshots)``: the LogRecords and Snapshots logged since the last delivery;
 - ``status_changed(status)``: "idle" (nothing trained yet), "running", "paused" or "done";
-- ``error(message)``: one line (a bad config, a missing CUDA device); training stops.
+- ``error(message)``: one line (a bad config, a missing CUDA device, an unreadable model file);
+  training stops.
+- ``loaded(config, path)``: a model file was loaded (its config, with the session's device).
+
+A saved model is written from the main thread, only while no chunk runs (``is_idle``): the
+trainer is the runner's between chunks. Loading runs on the runner (it imports torch and builds a
+Trainer around the loaded model, whose first snapshot is the loaded model's attention).
 """
 
 from __future__ import annotations
@@ -21,6 +28,24 @@ from ..core.training import TrainConfig, validate_train
 from .observable import Event, Observable
 
 CHUNK_SECONDS = 0.1  # the longest the runner's thread is held by training at a time
+
+
+def training_runner():
+    """A runner of its own for the Train tab (a chunk never delays the main compute's thread).
+
+    Tried and dropped: a lower niceness for this thread (Linux). Under load 5 on 2 cores the
+    window's stalls were no better than without it (benchmarks/training_gui.py, noisy), and a
+    low-priority thread that holds the GIL when it is preempted can make the GUI thread wait longer.
+    """
+    from .runner import Runner
+    return Runner("training")
+
+
+def _load_job(path, device: str, threads: int):
+    """Runs on the runner: a Trainer at step 0 around the model read from `path`. → (trainer, path)"""
+    from ..core.training import Trainer, load_model
+    model, config, _steps = load_model(path, device)
+    return Trainer(config, threads=threads, model=model), path
 
 
 def _train_chunk(trainer, config: TrainConfig, threads: int, max_steps: int, seconds: float,
@@ -49,8 +74,27 @@ class TrainingSession(Observable):
         self.status = "idle"
         self._running = False
         self._fresh = True        # the next chunk starts a new Trainer
-        self.progress, self.status_changed, self.error = Event(), Event(), Event()
+        self.progress, self.status_changed, self.error, self.loaded = Event(), Event(), Event(), Event()
         self._channel = runner.channel(self._on_chunk, priority=-1)  # below the main compute
+
+    def is_idle(self) -> bool:
+        """No chunk waiting, running or being handed over: the trainer may be read (saved)."""
+        return self._channel.is_idle()
+
+    def save(self, path):
+        """Write the trained model to `path` (safetensors). CheckpointError (an OSError) if it
+        cannot; RuntimeError if there is no model yet or a chunk is running (pause first)."""
+        if self.trainer is None:
+            raise RuntimeError("nothing trained yet")
+        if self.status == "running" or not self.is_idle():
+            raise RuntimeError("pause the training before saving")
+        return self.trainer.save(path)
+
+    def load(self, path) -> None:
+        """Load a saved model on the runner (`loaded` follows, or `error`); resets the run."""
+        self.reset()
+        self._fresh = False  # the next Start trains the loaded model further
+        self._channel.submit(_load_job, path, self.config.device, self.threads)
 
     def set_config(self, config: TrainConfig) -> None:
         """A new run's settings (ConfigError if invalid, nothing changed); resets the run."""
@@ -98,6 +142,12 @@ class TrainingSession(Observable):
             return
         if trainer is None:  # the empty job a reset submits
             return
+        if isinstance(trainer, tuple):  # a model loaded from a file (_load_job)
+            trainer, path = trainer
+            self.config = trainer.config
+            self.trainer, self.records, self.snapshots = trainer, [], []
+            self._set_status("paused")
+            self.loaded.emit(self.config, path)
         self.trainer = trainer
         records = trainer.records[len(self.records):]
         snapshots = trainer.snapshots[len(self.snapshots):]

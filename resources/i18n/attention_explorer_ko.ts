@@ -1575,6 +1575,205 @@ click to open it; {state}</source>
     </message>
 </context>
 <context>
+    <name>training.controls</name>
+    <message>
+        <source>Task</source>
+        <translation>과제</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>층 수</translation>
+    </message>
+    <message>
+        <source>Heads per layer</source>
+        <translation>층마다 헤드 수</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>난수 시드</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>학습률</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>스텝 수</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>일시정지</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>스텝 진행</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>초기화</translation>
+    </message>
+    <message>
+        <source>Train one log interval (10 steps) and pause</source>
+        <translation>기록 간격 하나(10 스텝)만 학습하고 멈춥니다</translation>
+    </message>
+    <message>
+        <source>Forget the run; the settings can be changed again</source>
+        <translation>이번 학습을 지웁니다. 설정을 다시 바꿀 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Save model…</source>
+        <translation>모델 저장…</translation>
+    </message>
+    <message>
+        <source>Load model…</source>
+        <translation>모델 불러오기…</translation>
+    </message>
+    <message>
+        <source>Export snapshot…</source>
+        <translation>스냅샷 내보내기…</translation>
+    </message>
+    <message>
+        <source>Export animation…</source>
+        <translation>애니메이션 내보내기…</translation>
+    </message>
+    <message>
+        <source>Device: {device} (the backend switch; used from the next fresh run)</source>
+        <translation>장치: {device} (백엔드 선택을 따름, 다음 새 학습부터 적용)</translation>
+    </message>
+</context>
+<context>
+    <name>training.curves</name>
+    <message>
+        <source>Loss</source>
+        <translation>손실</translation>
+    </message>
+    <message>
+        <source>Accuracy (held-out)</source>
+        <translation>정확도 (검증 배치)</translation>
+    </message>
+    <message>
+        <source>Previous-token score</source>
+        <translation>이전 토큰 점수</translation>
+    </message>
+    <message>
+        <source>Induction score</source>
+        <translation>유도 헤드 점수</translation>
+    </message>
+    <message>
+        <source>layer 1 (dashed)</source>
+        <translation>1층 (점선)</translation>
+    </message>
+    <message>
+        <source>train loss</source>
+        <translation>학습 손실</translation>
+    </message>
+    <message>
+        <source>held-out loss</source>
+        <translation>검증 손실</translation>
+    </message>
+</context>
+<context>
+    <name>training.heads</name>
+    <message>
+        <source>Step {step} (the curves&apos; x axis is the training step): every head on the fixed probe; title: layer, head, previous-token score | induction score; held-out loss {loss}</source>
+        <translation>스텝 {step} (곡선의 가로축은 학습 스텝): 고정 탐침 시퀀스 위의 모든 헤드, 제목: 층, 헤드, 이전 토큰 점수 | 유도 헤드 점수, 검증 손실 {loss}</translation>
+    </message>
+    <message>
+        <source>No snapshot yet: press Start or Step.</source>
+        <translation>아직 스냅샷이 없습니다: 시작이나 스텝 진행을 누르세요.</translation>
+    </message>
+</context>
+<context>
+    <name>training.picture</name>
+    <message>
+        <source>L{layer} head {head}: no snapshot yet</source>
+        <translation>L{layer} 헤드 {head}: 아직 스냅샷 없음</translation>
+    </message>
+    <message>
+        <source>step {step}, L{layer} head {head}: position {query} → {key}</source>
+        <translation>스텝 {step}, L{layer} 헤드 {head}: 위치 {query} → {key}</translation>
+    </message>
+    <message>
+        <source>{where}: masked (causal)</source>
+        <translation>{where}: 가려짐 (인과 마스크)</translation>
+    </message>
+    <message>
+        <source>{where}, weight {weight}  ·  previous-token score {prev}, induction score {ind}</source>
+        <translation>{where}, 가중치 {weight}  ·  이전 토큰 점수 {prev}, 유도 헤드 점수 {ind}</translation>
+    </message>
+</context>
+<context>
+    <name>training.view</name>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>스냅샷 없음</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>타임라인</translation>
+    </message>
+    <message>
+        <source>training on {device}…</source>
+        <translation>{device}에서 학습 중…</translation>
+    </message>
+    <message>
+        <source>not saved: {reason}</source>
+        <translation>저장하지 못함: {reason}</translation>
+    </message>
+    <message>
+        <source>model saved to {path}</source>
+        <translation>모델을 {path}에 저장함</translation>
+    </message>
+    <message>
+        <source>step {step} ({index}/{count})</source>
+        <translation>스텝 {step} ({index}/{count})</translation>
+    </message>
+    <message>
+        <source>idle: choose the settings and press Start</source>
+        <translation>대기: 설정을 고르고 시작을 누르세요</translation>
+    </message>
+    <message>
+        <source>training: step {step} of {steps}</source>
+        <translation>학습 중: {steps} 스텝 중 {step}</translation>
+    </message>
+    <message>
+        <source>paused at step {step} of {steps}</source>
+        <translation>{steps} 스텝 중 {step}에서 멈춤</translation>
+    </message>
+    <message>
+        <source>done: {step} steps</source>
+        <translation>완료: {step} 스텝</translation>
+    </message>
+    <message>
+        <source>training stopped: {reason}</source>
+        <translation>학습 중단: {reason}</translation>
+    </message>
+    <message>
+        <source>model loaded from {path}</source>
+        <translation>{path}에서 모델을 불러옴</translation>
+    </message>
+    <message>
+        <source>Save the trained model</source>
+        <translation>학습한 모델 저장</translation>
+    </message>
+    <message>
+        <source>safetensors (*.safetensors)</source>
+        <translation>safetensors (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Load a trained model</source>
+        <translation>학습한 모델 불러오기</translation>
+    </message>
+</context>
+<context>
     <name>window.app</name>
     <message>
         <source>saved backend {backend}/{device} is not available here; using numpy for this run (kept for next time)</source>
@@ -1804,6 +2003,10 @@ click to open it; {state}</source>
         <translation>KV 캐시</translation>
     </message>
     <message>
+        <source>Train</source>
+        <translation>학습</translation>
+    </message>
+    <message>
         <source>(no topics installed)</source>
         <translation>(설치된 주제 없음)</translation>
     </message>
@@ -1959,6 +2162,37 @@ d_model, 헤드 수, 시드, 스케일링, 마스크, 위치 인코딩을 바꾸
     <message>
         <source>Group</source>
         <translation>분류</translation>
+    </message>
+</context>
+<context>
+    <name>window.training_export</name>
+    <message>
+        <source>nothing to export yet</source>
+        <translation>아직 내보낼 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>not exported: {reason}</source>
+        <translation>내보내지 못함: {reason}</translation>
+    </message>
+    <message>
+        <source>exported {path}</source>
+        <translation>{path}로 내보냄</translation>
+    </message>
+    <message>
+        <source> (PNG sequence only: Pillow is not installed, no GIF)</source>
+        <translation> (PNG 연속 파일만: Pillow가 없어 GIF는 만들지 않음)</translation>
+    </message>
+    <message>
+        <source>exported {count} files to {folder}</source>
+        <translation>파일 {count}개를 {folder}에 내보냄</translation>
+    </message>
+    <message>
+        <source>Export the shown snapshot</source>
+        <translation>보이는 스냅샷 내보내기</translation>
+    </message>
+    <message>
+        <source>Export the heads over training to a folder</source>
+        <translation>학습 중 헤드 변화를 폴더로 내보내기</translation>
     </message>
 </context>
 </TS>

@@ -82,7 +82,7 @@ class _Startup:
 
     def on_first_paint(self) -> None:
         self.log("first paint")
-        QTimer.singleShot(0, self.window.install_learned)  # deferred: see MainWindow.install_learned
+        QTimer.singleShot(0, self.window.install_deferred)  # see MainWindow.install_deferred
         QTimer.singleShot(0, self.window.state.request_devices)
         quit_after = os.environ.get(QUIT_AFTER_ENV)
         if quit_after is not None:
@@ -182,6 +182,8 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
         ctrl_c.stop()
         startup.log("window closed")
         abandoned = _stop_background_work(state)
+        if window.train_view is not None and not window.train_view.shutdown():  # a training chunk still running (≤ 0.1 s)
+            abandoned.append("training")
         if not settings.read_only:  # a FIFO, a device or someone else's file stays untouched
             _save_at_exit(window.settings_snapshot(startup.config_to_save()), path)
         if abandoned and returned:  # (an exception from exec keeps its traceback instead)

@@ -46,7 +46,7 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
 def _on_source(window) -> None:
     learned = window.learned
     window.controls.show_random_controls(learned.is_random)
-    window.info_strip.setVisible(learned.is_random)
+    window.info_strip.setVisible(learned.is_random and not window.showing_train())
     window.state.view.focus_head = None
     window.heads_grid.set_focus_head(None)
     window.model_overview.canvas.set_selected(None)

@@ -49,8 +49,8 @@ class MainWindow(QMainWindow):
     def __init__(self, state: AppState, settings: Settings | None = None,
                  rng: random.Random | None = None, parent: QWidget | None = None,
                  defer_learned: bool = False):
-        """`defer_learned`: leave the pretrained models' control and tabs to a later
-        `install_learned()` (run_app calls it just after the first paint)."""
+        """`defer_learned`: leave the pretrained models' control and tabs and the Train tab to a
+        later `install_deferred()` (run_app calls it just after the first paint)."""
         super().__init__(parent)
         load_bundled_fonts()
         self.state = state
@@ -58,6 +58,7 @@ class MainWindow(QMainWindow):
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
+        self.train_view = None  # the Train tab (install_training)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
         self.heads_grid.set_colormap(state.view.colormap)
@@ -86,7 +87,7 @@ class MainWindow(QMainWindow):
         self._add_optional_panels()
         self._install_plugins()
         if not defer_learned:
-            self.install_learned()
+            self.install_deferred()
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.shortcut_actions["quit"])
         self._connect()
@@ -132,6 +133,30 @@ class MainWindow(QMainWindow):
             from .learned_wiring import install_learned
             install_learned(self)
         return self.learned
+
+    def install_training(self):
+        """The Train tab (once); returns it. Its view, torch-backed session and export code are
+        imported here, after the first paint, like the pretrained models."""
+        if self.train_view is None:
+            from ..training import TrainView
+            from .training_export import install_training_export
+            self.train_view = TrainView(HeadsGrid)
+            self.train_view.set_device(self.state.config.device)
+            self.train_view.set_colormap(self.state.view.colormap)
+            self.add_view(translate("window.main_window", "Train"), self.train_view)
+            install_training_export(self)
+            self.state.config_changed.connect(lambda config: self.train_view.set_device(config.device))
+            self.state.view.colormap_changed.connect(self.train_view.set_colormap)
+            self.train_view.message.connect(self.status_message)
+        return self.train_view
+
+    def install_deferred(self) -> None:
+        """What the first picture does not need: the pretrained models and the Train tab."""
+        self.install_learned()
+        self.install_training()
+
+    def showing_train(self) -> bool:
+        return self.train_view is not None and self.tabs.currentWidget() is self.train_view
 
     def views(self) -> list[QWidget]:
         return list(self._views)
@@ -283,6 +308,8 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, _index: int) -> None:
         showing_kv = self.tabs.currentWidget() is self.kv_panel
         self.state.kv_enabled = showing_kv
+        # the random model's info strip says nothing about the Train tab's model
+        self.info_strip.setVisible(not self.showing_train() and (self.learned is None or self.learned.is_random))
         if showing_kv and self.state.kv_trace is not None:
             self.kv_panel.set_trace(self.state.kv_trace)
 
@@ -355,6 +382,8 @@ class MainWindow(QMainWindow):
         set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
         if self.learned is not None:
             self.learned.shutdown(0)
+        if self.train_view is not None:
+            self.train_view.shutdown()
         super().closeEvent(event)
 
     def show_shortcuts(self) -> ShortcutsDialog:

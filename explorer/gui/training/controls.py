@@ -1,0 +1,122 @@
+"""The Train tab's settings and buttons: task, model size, seed, learning rate, steps; Start,
+Pause, Step, Reset; Save / Load a model; export of the shown snapshot and of the animation.
+
+The settings make a `TrainConfig` (`config(device)`), validated by core.training's one
+`validate_train` when a run starts. They are editable only while no run exists: a run's
+settings are fixed, Reset frees them (a loaded model sets them to its own).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QLabel,
+                               QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from ...core.training import TrainConfig
+from ...core.training.config import MAX_D_MODEL, MAX_HEADS, MAX_LAYERS, MAX_STEPS
+from ...core.training.texts import TASK_TITLES
+from ..plotting.i18n import bilingual, translate
+
+
+def _spin(low: int, high: int, value: int, step: int = 1) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(low, high)
+    box.setSingleStep(step)
+    box.setValue(value)
+    return box
+
+
+class TrainControls(QWidget):
+    def __init__(self, defaults: TrainConfig = TrainConfig(), parent=None):
+        super().__init__(parent)
+        self._defaults = defaults
+        self.task = QComboBox()
+        for key, (en, ko) in TASK_TITLES.items():
+            self.task.addItem(bilingual(en, ko), key)
+            self.task.setItemData(self.task.count() - 1, bilingual(en, ko), Qt.ItemDataRole.ToolTipRole)
+        self.task.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.task.setMinimumContentsLength(14)
+        self.layers = _spin(1, MAX_LAYERS, defaults.n_layers)
+        self.heads = _spin(1, MAX_HEADS, defaults.n_heads)
+        self.d_model = _spin(1, MAX_D_MODEL, defaults.d_model, 8)
+        self.seed = _spin(0, 2**31 - 1, defaults.seed)
+        self.lr = QDoubleSpinBox()
+        self.lr.setDecimals(4)
+        self.lr.setRange(0.0001, 1.0)
+        self.lr.setSingleStep(0.0005)
+        self.lr.setValue(defaults.lr)
+        self.steps = _spin(1, MAX_STEPS, defaults.steps, 50)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(translate("training.controls", "Task"), self.task)
+        form.addRow(translate("training.controls", "Layers"), self.layers)
+        form.addRow(translate("training.controls", "Heads per layer"), self.heads)
+        form.addRow(translate("training.controls", "d_model"), self.d_model)
+        form.addRow(translate("training.controls", "Seed"), self.seed)
+        form.addRow(translate("training.controls", "Learning rate"), self.lr)
+        form.addRow(translate("training.controls", "Steps"), self.steps)
+        self.device_label = QLabel()
+        self.device_label.setWordWrap(True)
+        self.start_button, self.pause_button = QPushButton(translate("training.controls", "Start")), QPushButton(translate("training.controls", "Pause"))
+        self.step_button, self.reset_button = QPushButton(translate("training.controls", "Step")), QPushButton(translate("training.controls", "Reset"))
+        self.step_button.setToolTip(translate("training.controls", "Train one log interval (10 steps) and pause"))
+        self.reset_button.setToolTip(translate("training.controls", "Forget the run; the settings can be changed again"))
+        self.save_button, self.load_button = QPushButton(translate("training.controls", "Save model…")), QPushButton(translate("training.controls", "Load model…"))
+        self.export_button = QPushButton(translate("training.controls", "Export snapshot…"))
+        self.animation_button = QPushButton(translate("training.controls", "Export animation…"))
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        buttons = QGridLayout()
+        for i, button in enumerate((self.start_button, self.pause_button, self.step_button,
+                                    self.reset_button, self.save_button, self.load_button,
+                                    self.export_button, self.animation_button)):
+            buttons.addWidget(button, i // 2, i % 2)
+        self.form = QWidget()
+        self.form.setLayout(form)
+        form.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.form)
+        layout.addWidget(self.device_label)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        self._settings = (self.task, self.layers, self.heads, self.d_model, self.seed, self.lr, self.steps)
+        self.set_device("cpu")
+
+    def set_compact(self, on: bool) -> None:
+        """Presentation mode: only the run buttons and the status line stay."""
+        for widget in (self.form, self.device_label, self.save_button, self.load_button,
+                       self.export_button, self.animation_button):
+            widget.setVisible(not on)
+
+    def config(self, device: str) -> TrainConfig:
+        """The settings as a TrainConfig (not validated: the session does that)."""
+        return self._defaults.replace(
+            task=self.task.currentData(), n_layers=self.layers.value(), n_heads=self.heads.value(),
+            d_model=self.d_model.value(), seed=self.seed.value(), lr=round(self.lr.value(), 6),
+            steps=self.steps.value(), device=device)
+
+    def show_config(self, config: TrainConfig) -> None:
+        """Set every control to `config` (a loaded model's)."""
+        self.task.setCurrentIndex(max(0, self.task.findData(config.task)))
+        self.layers.setValue(config.n_layers)
+        self.heads.setValue(config.n_heads)
+        self.d_model.setValue(config.d_model)
+        self.seed.setValue(config.seed)
+        self.lr.setValue(config.lr)
+        self.steps.setValue(config.steps)
+
+    def set_device(self, device: str) -> None:
+        self.device_label.setText(translate("training.controls", "Device: {device} (the backend switch; "
+                                            "used from the next fresh run)").format(device=device))
+
+    def set_status(self, status: str, has_model: bool, snapshots: int) -> None:
+        """Enable what makes sense for a run in `status` (idle, running, paused, done)."""
+        for widget in self._settings:
+            widget.setEnabled(status == "idle" and not has_model)
+        self.start_button.setEnabled(status in ("idle", "paused"))
+        self.pause_button.setEnabled(status == "running")
+        self.step_button.setEnabled(status in ("idle", "paused"))
+        self.save_button.setEnabled(has_model and status != "running")
+        self.export_button.setEnabled(snapshots > 0)
+        self.animation_button.setEnabled(snapshots > 1)

@@ -1,0 +1,232 @@
+"""The Train tab driven through its real widgets (pytest-qt), on small settings (seconds each).
+
+Start → the loss falls and the curves and heads update; Pause / Step / Reset; the scrubber
+changes the heads shown; save → load gives identical attention; the snapshot export and the
+PNG sequence are written and their pixels read back; a missing CUDA device is one message and
+the tab keeps working.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+pytest.importorskip("torch")
+pytest.importorskip("safetensors")
+
+from explorer.core.training import TrainConfig  # noqa: E402
+from explorer.gui.heads.grid import HeadsGrid  # noqa: E402
+from explorer.gui.training import TrainView  # noqa: E402
+
+# Small and quick: 120 steps at batch 16, d_model 16, 2 heads (about 2 ms a step here).
+SMALL = TrainConfig(steps=120, batch=16, d_model=16, n_heads=2, seed=1, log_every=10, snapshot_every=20,
+                    lr=3e-3)
+WAIT_MS = 60_000
+
+
+@pytest.fixture
+def view(qtbot):
+    v = TrainView(HeadsGrid, SMALL)
+    qtbot.addWidget(v)
+    v.resize(1200, 800)
+    v.show()
+    qtbot.waitExposed(v)
+    yield v
+    v.shutdown()
+    v.close()
+
+
+def click(qtbot, button):
+    assert button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def run_to_end(qtbot, view):
+    click(qtbot, view.controls.start_button)
+    qtbot.waitUntil(lambda: view.session.status == "done", timeout=WAIT_MS)
+
+
+def test_start_trains_the_loss_falls_and_curves_and_heads_update(qtbot, view):
+    click(qtbot, view.controls.start_button)
+    assert view.session.status == "running"
+    assert not view.controls.seed.isEnabled()  # a run's settings are fixed
+    qtbot.waitUntil(lambda: view.heads.shown_step() is not None, timeout=WAIT_MS)
+    first = view.heads.head_image(0, 0).copy()
+    qtbot.waitUntil(lambda: view.session.status == "done", timeout=WAIT_MS)
+    held = view.curves.loss_curves["heldout"].getData()[1]
+    assert len(held) == SMALL.steps // SMALL.log_every + 1
+    assert held[-1] < held[0] - 0.3  # the held-out loss fell
+    assert len(view.curves.role_curves) == 2 * SMALL.n_layers * SMALL.n_heads
+    assert view.heads.shown_step() == SMALL.steps  # followed the newest snapshot
+    assert view.heads.grid.visible_heads() == list(range(SMALL.n_layers * SMALL.n_heads))
+    assert not np.allclose(first, view.heads.head_image(0, 0))  # the heads were redrawn
+    assert view.scrubber.maximum() == len(view.session.snapshots) - 1
+    assert "done" in view.controls.status.text()
+
+
+def test_pause_step_and_reset(qtbot, view):
+    view.session.config  # the settings become the run's config at Start
+    view.controls.steps.setValue(5000)
+    click(qtbot, view.controls.start_button)
+    qtbot.waitUntil(lambda: view.session.trainer is not None and view.session.trainer.step_count > 10,
+                    timeout=WAIT_MS)
+    click(qtbot, view.controls.pause_button)
+    assert view.session.status == "paused"
+    qtbot.waitUntil(view.session.is_idle, timeout=WAIT_MS)
+    paused_at = view.session.trainer.step_count
+    qtbot.wait(200)
+    assert view.session.trainer.step_count == paused_at  # nothing trains while paused
+    click(qtbot, view.controls.step_button)
+    qtbot.waitUntil(lambda: view.session.trainer.step_count == paused_at + SMALL.log_every, timeout=WAIT_MS)
+    assert view.session.status == "paused"
+    click(qtbot, view.controls.reset_button)
+    assert view.session.status == "idle" and view.session.trainer is None
+    assert view.controls.seed.isEnabled()
+    qtbot.wait(300)
+    assert view.curves.loss_curves["heldout"].getData()[0] is None, view.curves.loss_curves["heldout"].getData()
+
+
+def test_the_scrubber_shows_an_earlier_snapshot_and_marks_its_step(qtbot, view):
+    run_to_end(qtbot, view)
+    last = view.heads.head_image(1, 0).copy()
+    view.scrubber.setValue(0)  # as a drag to the left end does
+    assert view.heads.shown_step() == 0
+    assert not np.allclose(view.heads.head_image(1, 0), last)
+    np.testing.assert_allclose(view.heads.head_image(1, 0), view.session.snapshots[0].attention[1, 0])
+    assert all(line.isVisible() and line.value() == 0 for line in view.curves.step_lines)
+    view.scrubber.setValue(view.scrubber.maximum())
+    assert view.heads.shown_step() == SMALL.steps
+    assert not any(line.isVisible() for line in view.curves.step_lines)
+
+
+def test_save_then_load_gives_identical_attention(qtbot, view, tmp_path):
+    run_to_end(qtbot, view)
+    trained = view.session.snapshots[-1].attention
+    path = tmp_path / "model.safetensors"
+    view.save(path)
+    assert path.exists()
+    click(qtbot, view.controls.reset_button)
+    view.controls.seed.setValue(7)
+    view.load(path)
+    qtbot.waitUntil(lambda: bool(view.session.snapshots), timeout=WAIT_MS)
+    assert view.controls.seed.value() == SMALL.seed  # the loaded model's settings are shown
+    np.testing.assert_array_equal(view.session.snapshots[0].attention, trained)
+    np.testing.assert_array_equal(view.heads.head_image(0, 1), trained[0, 1])
+
+
+def test_a_bad_model_file_is_one_message_and_nothing_changes(qtbot, view, tmp_path):
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"not a model")
+    messages = []
+    view.message.connect(messages.append)
+    view.load(bad)
+    qtbot.waitUntil(lambda: bool(messages), timeout=WAIT_MS)
+    assert "bad.safetensors" in messages[-1] and view.session.status == "idle"
+
+
+def test_missing_cuda_is_a_clear_message_and_the_tab_keeps_working(qtbot, view):
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    messages = []
+    view.message.connect(messages.append)
+    view.set_device("cuda")
+    click(qtbot, view.controls.start_button)
+    qtbot.waitUntil(lambda: any("CUDA" in m for m in messages), timeout=WAIT_MS)
+    assert view.session.status == "idle" and view.controls.start_button.isEnabled()
+    view.set_device("cpu")
+    click(qtbot, view.controls.step_button)
+    qtbot.waitUntil(lambda: view.session.trainer is not None, timeout=WAIT_MS)
+    assert view.session.config.device == "cpu"
+
+
+def test_fixed_offset_task_puts_its_explanation_first(qtbot, view):
+    view.controls.task.setCurrentIndex(view.controls.task.findData("induction-fixed"))
+    text = view.explanation.toPlainText()
+    assert text.startswith("Pitfall: a fixed offset") and "no previous-token or induction head" in text
+    view.controls.task.setCurrentIndex(view.controls.task.findData("induction"))
+    assert view.explanation.toPlainText().startswith("Loss and accuracy")
+
+
+def _png(path) -> QImage:
+    image = QImage(str(path))
+    assert not image.isNull(), path
+    return image
+
+
+def test_snapshot_export_and_png_sequence_read_back(qtbot, view, tmp_path):
+    from explorer.gui.window.training_export import export_all_snapshots, export_shown_snapshot
+    run_to_end(qtbot, view)
+    view.scrubber.setValue(2)
+    path = export_shown_snapshot(view, tmp_path / "snap.png")
+    image = _png(path)
+    assert image.width() > 1000 and image.height() > 600
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 7)
+               for y in range(0, image.height(), 7)}
+    assert len(colours) > 20  # heatmaps and curves, not a blank page
+    written = export_all_snapshots(view, tmp_path / "frames")
+    pngs = sorted(p for p in written if p.suffix == ".png")
+    assert [p.name for p in pngs][:2] == ["heads_step_00000.png", "heads_step_00020.png"]
+    assert len(pngs) == len(view.session.snapshots)
+    first, last = _png(pngs[0]), _png(pngs[-1])
+    assert first.size() == last.size() and first != last  # the heads changed over training
+
+
+def test_the_window_has_the_train_tab_and_its_device_follows_the_backend_switch(make_window):
+    window = make_window()
+    tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    assert "Train" in tabs
+    assert window.train_view.device == window.state.config.device == "cpu"
+    window.state.update(backend="torch", device="cuda")  # refused or accepted: the tab follows the state
+    assert window.train_view.device == window.state.config.device
+
+
+def test_the_app_closes_with_exit_0_while_training_runs(tmp_path):
+    """The real app in a subprocess: training starts at once and the window closes mid-run."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = ("from PySide6.QtCore import QTimer\n"
+              "from explorer.gui.training import view\n"
+              "init = view.TrainView.__init__\n"
+              "def started(self, *a, **k):\n"
+              "    init(self, *a, **k)\n"
+              "    self.controls.steps.setValue(100000)\n"
+              "    QTimer.singleShot(0, self.start)\n"
+              "view.TrainView.__init__ = started\n"
+              "from explorer.gui.window.app import run_app\n"
+              "raise SystemExit(run_app())\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_EXPLORER_DEBUG="1",
+               ATTENTION_EXPLORER_QUIT_AFTER_MS="2500", ATTENTION_EXPLORER_SETTINGS_DIR=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2], env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    noise = [line for line in proc.stderr.splitlines()
+             if line.strip() and "propagateSizeHints" not in line]
+    assert noise == []
+    assert "torch imported: yes" in proc.stdout  # training did start before the close
+
+
+def test_refusals_are_one_message_and_leave_nothing_behind(qtbot, view, tmp_path):
+    from explorer.gui.window.training_export import export_all_snapshots, export_shown_snapshot
+    messages = []
+    view.message.connect(messages.append)
+    view.controls.heads.setValue(3)  # d_model 16 is not divisible by 3
+    click(qtbot, view.controls.start_button)
+    assert view.session.status == "idle" and "divisible" in messages[-1]
+    assert export_shown_snapshot(view, tmp_path / "none.png") is None and "nothing to export" in messages[-1]
+    view.controls.heads.setValue(2)
+    view.controls.steps.setValue(100000)
+    click(qtbot, view.controls.start_button)
+    qtbot.waitUntil(lambda: len(view.session.snapshots) >= 1, timeout=WAIT_MS)
+    view.save(tmp_path / "running.safetensors")  # refused while a chunk may be running
+    assert "pause" in messages[-1] and not (tmp_path / "running.safetensors").exists()
+    click(qtbot, view.controls.pause_button)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("in the way")
+    assert export_all_snapshots(view, blocker / "frames") == []
+    assert "not exported" in messages[-1] and blocker.read_text() == "in the way"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
