@@ -45,6 +45,7 @@ class LessonSession(Observable):
     def open(self, lesson: Lesson, index: int = 0) -> None:
         """Start `lesson` at step `index` (the step is applied, even the same one again)."""
         self._lesson = lesson
+        self._index = max(0, min(len(lesson) - 1, index))
         self.lesson_changed.emit(lesson)
         self._set_active(True)
         self.go(index, force=True)

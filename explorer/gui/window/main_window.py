@@ -35,6 +35,7 @@ from .export_dialog import install_export_actions
 from .language import install_language_menu
 from ..plotting.i18n import current_language, translate
 from .learned_wiring import install_learned
+from .lesson_wiring import install_lessons
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
 from ...app.state import SHOW_VALUES_MODES, AppState
 
@@ -230,8 +231,9 @@ class MainWindow(QMainWindow):
 
     def _install_plugins(self) -> None:
         install_export_actions(self)
-        install_topics_menu(self)
+        self.topics_controller = install_topics_menu(self)
         install_learned(self)
+        install_lessons(self)
         if self.topics_menu.isEmpty():
             self.topics_menu.addAction(translate("window.main_window",
                                                  "(no topics installed)")).setEnabled(False)
