@@ -232,9 +232,14 @@ class LessonController(QObject):
         self.leave_action = menu.addAction(translate("window.lesson_wiring", "Leave lesson"),
                                            self.session.leave)
         self.leave_action.setEnabled(False)
-        panel_action = self.dock.toggleViewAction()
-        panel_action.setText(translate("window.lesson_wiring", "Show the lesson panel"))
-        menu.addAction(panel_action)
+        # not the dock's toggleViewAction: Qt resets its text to the dock's title on every
+        # title change (a language switch)
+        self.panel_action = menu.addAction(translate("window.lesson_wiring",
+                                                     "Show the lesson panel"))
+        self.panel_action.setCheckable(True)
+        self.panel_action.toggled.connect(self.dock.setVisible)
+        self.dock.visibilityChanged.connect(
+            lambda _=None: self.panel_action.setChecked(not self.dock.isHidden()))
 
     def _connect(self) -> None:
         window, session = self.window, self.session
