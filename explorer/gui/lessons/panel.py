@@ -17,7 +17,7 @@ from ...app.lessons import Lesson
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import current_language, translate
 
-NORMAL_TEXT_PT, PRESENTATION_TEXT_PT = 11, 17
+NORMAL_TEXT_PT, PRESENTATION_TEXT_PT = 11, 15
 QUESTION_COLOUR = "#0b5394"
 
 
@@ -150,6 +150,18 @@ class LessonPanel(QWidget):
             self.answer_button.setText(translate("lessons.panel", "Hide answer")
                                        if self._answer_shown
                                        else translate("lessons.panel", "Show answer"))
+        self.fit_height()
+
+    def fit_height(self) -> None:
+        """At least as tall as the wrapped text needs at the panel's width: a dock does not
+        ask its word-wrapped labels (Qt's height-for-width), and cut the question off."""
+        layout = self.layout()
+        if layout is None or self.width() < 100:
+            return
+        layout.activate()
+        needed = layout.heightForWidth(self.width()) if layout.hasHeightForWidth() else -1
+        if needed > 0 and needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
 
     # ----- slots ---------------------------------------------------------------------------
     def _on_lesson(self) -> None:
@@ -197,8 +209,15 @@ class LessonPanel(QWidget):
             label.setFont(ui_font(pt * 0.9))
         self.progress.setFont(ui_font(pt, bold=True))
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            QTimer.singleShot(0, self.fit_height)  # once the labels have their new width
+
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self.fit_height)
         if event.type() == QEvent.Type.LanguageChange:
             self.render()
             QTimer.singleShot(0, self.render)  # after the live retranslation of the window

@@ -35,6 +35,7 @@ class LessonController(QObject):
         self.pending_focus: int | None = None
         self.pending_kv: int | None = None
         self.error_box: QMessageBox | None = None
+        self._opened_controls = False  # the controls dock was shown for a highlighted control
         try:
             lessons = builtin_lessons()
         except LessonError as exc:  # a damaged installation: the window still opens
@@ -44,6 +45,7 @@ class LessonController(QObject):
         self.dock = QDockWidget(translate("window.lesson_wiring", "Lesson"), window)
         self.dock.setObjectName("lesson_dock")
         self.dock.setWidget(self.panel)
+        self.dock.setTitleBarWidget(QWidget())  # no title row: the panel has its own controls
         window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
         self.dock.hide()
         self.highlight = HighlightFrame(window)
@@ -147,7 +149,8 @@ class LessonController(QObject):
     def _show_view(self, step: Step) -> None:
         window = self.window
         if step.topic is not None:
-            window.topics_controller.show_topic(step.topic, apply_preset=False)
+            view = window.topics_controller.show_topic(step.topic, apply_preset=False)
+            view.explanation.toggle.setChecked(False)  # the step's text explains; room for plots
             return
         page = {"heads": window.heads_grid, "pe": window.pe_panel, "kv": window.kv_panel,
                 "overview": getattr(window, "model_overview", None),
@@ -177,10 +180,19 @@ class LessonController(QObject):
                 window.kv_panel.set_step(step)
 
     def _highlight(self, step: Step) -> None:
+        """Frame the step's control; a controls panel opened for it closes again at the next
+        step that needs no control there (one the user opened stays)."""
+        window = self.window
         widget = self.control_widget(step.highlight) if step.highlight else None
-        if widget is not None and self.window.controls.isAncestorOf(widget):
-            self.window.controls_dock.show()
-            self.window.controls.ensureWidgetVisible(widget)
+        in_dock = widget is not None and window.controls.isAncestorOf(widget)
+        if in_dock and window.controls_dock.isHidden():
+            window.controls_dock.show()
+            self._opened_controls = True
+        elif not in_dock and self._opened_controls:
+            window.controls_dock.hide()
+            self._opened_controls = False
+        if in_dock:
+            window.controls.ensureWidgetVisible(widget)
         self.highlight.set_target(widget)
 
     def control_widget(self, name: str) -> QWidget | None:
@@ -261,6 +273,7 @@ class LessonController(QObject):
         if not on:
             self.highlight.set_target(None)
             self.pending_focus = self.pending_kv = None
+            self._opened_controls = False  # the window as it is now is the user's
 
     def _on_dock_visible(self, visible: bool) -> None:
         if not visible and self.dock.isHidden() and self.session.active:
