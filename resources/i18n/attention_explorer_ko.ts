@@ -872,12 +872,12 @@ click to open it; {state}</source>
 <context>
     <name>lessons.panel</name>
     <message>
-        <source>◀ Previous</source>
-        <translation>◀ 이전</translation>
+        <source>Previous step (PgUp, ←)</source>
+        <translation>이전 단계 (PgUp, ←)</translation>
     </message>
     <message>
-        <source>Next ▶</source>
-        <translation>다음 ▶</translation>
+        <source>Next step (PgDn, →, Space)</source>
+        <translation>다음 단계 (PgDn, →, Space)</translation>
     </message>
     <message>
         <source>Choose a lesson…</source>

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect, QSize, Qt
 
 from explorer.app.lessons import RANDOM_MODEL, builtin_lessons, find_lesson
 from explorer.core import PRESETS
@@ -231,3 +231,35 @@ def test_lessons_menu_opens_lessons_and_has_open_file(make_window, qtbot):
     settle(qtbot, window)
     assert window.lessons.session.lesson.name == "decoding"
     assert window.lessons.session.active and window.lessons.dock.isVisible()
+
+
+@pytest.mark.parametrize("width, height, names", [
+    (1024, 768, ("attention", "transformer-block", "decoding")), (1920, 1080, ("attention",))])
+def test_lesson_on_a_projector_fits_and_reads(make_window, qtbot, ui_language, width, height,
+                                              names):
+    """Presentation mode at projector sizes, English and Korean: the window stays on the
+    screen, the panel's buttons show their whole text and the step text gets at least a line
+    (more when the page leaves room). The controls panel that a highlight opens is as wide as
+    with F9, which at 1024 px is wider than the screen; the width is checked without it."""
+    window = make_window()
+    window.screen_size = lambda: QSize(width, height)
+    window.resize(width, height)
+    window.state.view.presentation = True
+    qtbot.waitUntil(lambda: window.width() <= width and window.height() <= height, timeout=5000)
+    panel = window.lessons.panel
+    for name in names:
+        lesson = find_lesson(name)
+        window.lessons.open_lesson(lesson)
+        for index, step in enumerate(lesson.steps):
+            window.lessons.session.go(index)
+            settle(qtbot, window)
+            qtbot.wait(20)  # the dock's height is set after the page is laid out
+            where = f"{name} step {step.number}"
+            assert window.height() <= height, where
+            if window.controls_dock.isHidden():
+                assert window.width() <= width, where
+            for button in (panel.prev_button, panel.next_button, panel.leave_button):
+                assert button.width() + 1 >= button.minimumSizeHint().width(), where
+            line = panel.text.fontMetrics().lineSpacing()
+            assert panel.scroll.viewport().height() >= line, where
+            assert panel.text.text() == step.text.in_language(ui_language)

@@ -9,8 +9,8 @@ retranslation has run, so nothing rewrites it afterwards).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+                               QSizePolicy, QVBoxLayout, QWidget)
 
 from ...app.lesson_session import LessonSession
 from ...app.lessons import Lesson
@@ -18,6 +18,8 @@ from ..plotting.fonts import ui_font
 from ..plotting.i18n import current_language, translate
 
 NORMAL_TEXT_PT, PRESENTATION_TEXT_PT = 11, 15
+COMBO_CHARS = 14      # the lesson list's width in characters (titles are elided beyond)
+MAX_SHARE = 0.22      # of the screen's height, at most, for the step's text before it scrolls
 QUESTION_COLOUR = "#0b5394"
 
 
@@ -25,6 +27,7 @@ class LessonPanel(QWidget):
     """Lesson list, ◀ progress ▶, leave/resume, the step text, a question with its answer."""
 
     lesson_chosen = Signal(object)  # a Lesson picked in the list
+    fit_requested = Signal()        # the text changed size: the window gives it room (a dock)
 
     def __init__(self, session: LessonSession, lessons: list[Lesson],
                  parent: QWidget | None = None):
@@ -45,10 +48,15 @@ class LessonPanel(QWidget):
     # ----- construction --------------------------------------------------------------------
     def _build(self) -> None:
         self.combo = QComboBox()
-        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(COMBO_CHARS)
+        self.combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.combo.activated.connect(self._on_combo)
-        self.prev_button = QPushButton(translate("lessons.panel", "◀ Previous"))
-        self.next_button = QPushButton(translate("lessons.panel", "Next ▶"))
+        self.prev_button = QPushButton("◀")
+        self.prev_button.setToolTip(translate("lessons.panel", "Previous step (PgUp, ←)"))
+        self.next_button = QPushButton("▶")
+        self.next_button.setToolTip(translate("lessons.panel", "Next step (PgDn, →, Space)"))
         self.progress = QLabel("")
         self.progress.setObjectName("lesson_progress")
         self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -58,37 +66,51 @@ class LessonPanel(QWidget):
         self.leave_button.clicked.connect(self._leave_or_resume)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.combo, self.prev_button, self.progress, self.next_button):
+        for widget in (self.prev_button, self.progress, self.next_button):
             top.addWidget(widget)
-        top.addStretch(1)
+        top.addWidget(self.combo, 1)
         top.addWidget(self.leave_button)
-        self.text = QLabel("")
-        self.text.setObjectName("lesson_text")
-        self.text.setWordWrap(True)
-        self.text.setTextFormat(Qt.TextFormat.PlainText)
-        self.text.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
-        self.question = QLabel("")
-        self.question.setWordWrap(True)
-        self.question.setTextFormat(Qt.TextFormat.PlainText)
+        self.text = self._label("lesson_text")
+        self.question = self._label("lesson_question")
         self.question.setStyleSheet(f"color: {QUESTION_COLOUR};")
         self.answer_button = QPushButton("")
         self.answer_button.clicked.connect(self.toggle_answer)
-        self.answer = QLabel("")
-        self.answer.setWordWrap(True)
-        self.answer.setTextFormat(Qt.TextFormat.PlainText)
+        self.answer = self._label("lesson_answer")
         self.answer.setFrameShape(QFrame.Shape.StyledPanel)
         ask = QHBoxLayout()
         ask.setContentsMargins(0, 0, 0, 0)
         ask.addWidget(self.question, 1)
         ask.addWidget(self.answer_button, 0, Qt.AlignmentFlag.AlignTop)
+        body = QWidget()
+        inner = QVBoxLayout(body)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.text)
+        inner.addLayout(ask)
+        inner.addWidget(self.answer)
+        inner.addStretch(1)
+        # The text scrolls when the screen is short of room instead of pushing the window
+        # past the bottom of a 1024 × 768 projector.
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(body)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # at least one line (see _apply_fonts); the window sizes the dock: see wanted_height
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 6)
+        layout.setContentsMargins(6, 2, 6, 0)  # every pixel counts under the KV tab at 768
+        layout.setSpacing(2)
         layout.addLayout(top)
-        layout.addWidget(self.text)
-        layout.addLayout(ask)
-        layout.addWidget(self.answer)
-        layout.addStretch(1)
+        layout.addWidget(self.scroll, 1)
         self._apply_fonts()
+
+    @staticmethod
+    def _label(name: str) -> QLabel:
+        label = QLabel("")
+        label.setObjectName(name)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        return label
 
     # ----- public --------------------------------------------------------------------------
     def set_lessons(self, lessons: list[Lesson]) -> None:
@@ -130,6 +152,8 @@ class LessonPanel(QWidget):
         self.leave_button.setText(translate("lessons.panel", "Leave lesson")
                                   if self.session.active or lesson is None
                                   else translate("lessons.panel", "Back to the lesson"))
+        if lesson is not None:
+            self.combo.setToolTip(lesson.title.in_language(language))
         for i, item in enumerate(self.lessons, start=1):
             self.combo.setItemText(i, item.title.in_language(language))
         self.combo.setItemText(0, translate("lessons.panel", "Choose a lesson…"))
@@ -150,18 +174,24 @@ class LessonPanel(QWidget):
             self.answer_button.setText(translate("lessons.panel", "Hide answer")
                                        if self._answer_shown
                                        else translate("lessons.panel", "Show answer"))
-        self.fit_height()
+        self._refit()
 
-    def fit_height(self) -> None:
-        """At least as tall as the wrapped text needs at the panel's width: a dock does not
-        ask its word-wrapped labels (Qt's height-for-width), and cut the question off."""
-        layout = self.layout()
-        if layout is None or self.width() < 100:
-            return
-        layout.activate()
-        needed = layout.heightForWidth(self.width()) if layout.hasHeightForWidth() else -1
-        if needed > 0 and needed != self.minimumHeight():
-            self.setMinimumHeight(needed)
+    def wanted_height(self, screen_height: int | None = None) -> int:
+        """The panel's height that shows the whole text at its width (a dock never asks its
+        word-wrapped labels; the question was cut off), at most MAX_SHARE of the screen."""
+        body = self.scroll.widget()
+        width = max(100, self.scroll.viewport().width())
+        body.layout().activate()
+        needed = body.layout().heightForWidth(width)
+        margins = self.layout().contentsMargins()
+        total = (needed + self.layout().itemAt(0).sizeHint().height() + self.layout().spacing()
+                 + margins.top() + margins.bottom())
+        if screen_height is None and self.screen() is not None:
+            screen_height = self.screen().availableGeometry().height()
+        return total if screen_height is None else min(total, int(screen_height * MAX_SHARE))
+
+    def _refit(self) -> None:
+        self.fit_requested.emit()
 
     # ----- slots ---------------------------------------------------------------------------
     def _on_lesson(self) -> None:
@@ -208,16 +238,17 @@ class LessonPanel(QWidget):
         for label in (self.question, self.answer):
             label.setFont(ui_font(pt * 0.9))
         self.progress.setFont(ui_font(pt, bold=True))
+        self.scroll.setMinimumHeight(self.text.fontMetrics().lineSpacing() + 4)  # one line
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
-            QTimer.singleShot(0, self.fit_height)  # once the labels have their new width
+            QTimer.singleShot(0, self, self._refit)  # once the labels have their new width
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
-            QTimer.singleShot(0, self.fit_height)
+            QTimer.singleShot(0, self, self._refit)
         if event.type() == QEvent.Type.LanguageChange:
             self.render()
-            QTimer.singleShot(0, self.render)  # after the live retranslation of the window
+            QTimer.singleShot(0, self, self.render)  # after the live retranslation of the window

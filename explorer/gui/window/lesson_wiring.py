@@ -136,6 +136,15 @@ class LessonController(QObject):
             self.pending_kv = step.kv_step
         self._try_pending()
         self._highlight(step)
+        QTimer.singleShot(0, self, self.fit)
+
+    def fit(self) -> None:
+        """The step's text gets the room the page leaves; the window stays on its screen
+        (it grew when a page or the controls needed more, and shrinks back when they close)."""
+        if self.dock.isVisible() and not self.dock.isFloating():
+            wanted = self.panel.wanted_height(self.window.screen_size().height())
+            self.window.resizeDocks([self.dock], [wanted], Qt.Orientation.Vertical)
+        self.window.fit_to_screen()
 
     def _apply_model(self, step: Step) -> None:
         learned = self.window.learned
@@ -258,10 +267,13 @@ class LessonController(QObject):
         session.step_changed.connect(lambda _i: self.apply(session.step))
         session.active_changed.connect(self._on_active)
         self.panel.lesson_chosen.connect(self.open_lesson)
+        self.panel.fit_requested.connect(lambda: QTimer.singleShot(0, self, self.fit))
         self.dock.visibilityChanged.connect(self._on_dock_visible)
         window.picture_shown.connect(self._try_pending)
+        # the room left for the step's text depends on the page shown (the KV tab is tall)
+        window.tabs.currentChanged.connect(lambda _i: QTimer.singleShot(0, self, self.fit))
         # after the KV panel has taken the new trace (connected later, by the window itself)
-        window.state.kv_trace_changed.connect(lambda _t: QTimer.singleShot(0, self._try_pending))
+        window.state.kv_trace_changed.connect(lambda _t: QTimer.singleShot(0, self, self._try_pending))
         if window.learned is not None:
             window.learned.picture_changed.connect(self._try_pending)
         window.state.view.presentation_changed.connect(self._on_presentation)
