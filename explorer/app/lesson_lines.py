@@ -54,26 +54,16 @@ class KeyLines:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
-            header = _ARRAY_TABLE.match(line)
-            if header:
-                name = _dotted(header["name"])
-                if name == "step":
-                    step = 0 if step is None else step + 1
-                    prefix = ""
-                    self._lines.setdefault((step, ""), number)
+            array, table = _ARRAY_TABLE.match(line), _TABLE.match(line)
+            if array or table:
+                name = _dotted((array or table)["name"])
+                if array and name == "step":  # a new step
+                    step, prefix = (0 if step is None else step + 1), ""
+                elif table and name.startswith("step.") and step is not None:
+                    prefix = name[len("step."):]  # a table inside the current step
                 else:
                     step, prefix = None, name
-                    self._lines.setdefault((None, name), number)
-                continue
-            header = _TABLE.match(line)
-            if header:
-                name = _dotted(header["name"])
-                if name.startswith("step.") and step is not None:
-                    prefix = name[len("step."):]
-                    self._lines.setdefault((step, prefix), number)
-                else:
-                    step, prefix = None, name
-                    self._lines.setdefault((None, name), number)
+                self._lines.setdefault((step, prefix), number)
                 continue
             key = _KEY.match(line)
             if key:
