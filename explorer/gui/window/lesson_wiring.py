@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QMenu, QMessageBox, QWidget
 
 from ...app.lesson_session import LessonSession
 from ...app.lessons import RANDOM_MODEL, Lesson, LessonError, Step, builtin_lessons, load_lesson
@@ -24,6 +24,7 @@ from ..plotting.fonts import font_scale
 from ..plotting.i18n import bilingual, translate
 
 MAX_DIALOG_PROBLEMS = 12
+FIT_AGAIN_MS = 80
 
 
 class LessonController(QObject):
@@ -137,10 +138,12 @@ class LessonController(QObject):
         self._try_pending()
         self._highlight(step)
         QTimer.singleShot(0, self, self.fit)
+        QTimer.singleShot(FIT_AGAIN_MS, self, self.fit)  # once a dock shown for it has settled
 
     def fit(self) -> None:
         """The step's text gets the room the page leaves; the window stays on its screen
         (it grew when a page or the controls needed more, and shrinks back when they close)."""
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the new page's size
         if self.dock.isVisible() and not self.dock.isFloating():
             wanted = self.panel.wanted_height(self.window.screen_size().height())
             self.window.resizeDocks([self.dock], [wanted], Qt.Orientation.Vertical)

@@ -17,8 +17,8 @@ import random
 
 from PySide6.QtCore import QByteArray, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabBar, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QSizePolicy, QTabBar,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from ...core import PRESETS, AttentionResult
 from ..plotting.colormaps import COLORMAPS
@@ -270,10 +270,32 @@ class MainWindow(QMainWindow):
         self.set_focus_head(None if head == self.focus_head() else head)
 
     def _on_tab_changed(self, _index: int) -> None:
+        self._only_the_current_page_sizes_the_tabs()
         showing_kv = self.tabs.currentWidget() is self.kv_panel
         self.state.kv_enabled = showing_kv
         if showing_kv and self.state.kv_trace is not None:
             self.kv_panel.set_trace(self.state.kv_trace)
+
+    def _only_the_current_page_sizes_the_tabs(self) -> None:
+        """A hidden tab's minimum size must not hold the window up: a tab stack is as large as
+        its largest page, so after the KV tab had been shown on a 1024 × 768 projector every
+        other tab (and a lesson's text under it) kept its extra height, and the PE tab's width
+        pushed the window off the screen when the controls were shown. Hidden pages get Ignored
+        policies (Qt then skips their minimum); the current page gets its own back."""
+        current = self.tabs.currentWidget()
+        for i in range(self.tabs.count()):
+            page = self.tabs.widget(i)
+            policy = page.sizePolicy()
+            own = page.property("own_size_policies")
+            if own is None:
+                own = (policy.horizontalPolicy(), policy.verticalPolicy())
+                page.setProperty("own_size_policies", own)
+            ignored = QSizePolicy.Policy.Ignored
+            wanted = own if page is current else (ignored, ignored)
+            if (policy.horizontalPolicy(), policy.verticalPolicy()) != tuple(wanted):
+                policy.setHorizontalPolicy(wanted[0])
+                policy.setVerticalPolicy(wanted[1])
+                page.setSizePolicy(policy)
 
     def _edit_sentence(self) -> None:
         self.controls_dock.show()
