@@ -19,6 +19,7 @@ install_language(os.environ.get("UI_LANG", "en"))
 state = AppState()
 win = MainWindow(state)
 win.show()
+win.resize(win.screen_size())  # the whole projector, as after F11 (no window manager here)
 win.state.view.presentation = os.environ.get("PRESENT", "1") == "1"
 wanted = os.environ.get("LESSONS", "").split()
 

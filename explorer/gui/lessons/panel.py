@@ -19,7 +19,7 @@ from ..plotting.i18n import current_language, translate
 
 NORMAL_TEXT_PT, PRESENTATION_TEXT_PT = 11, 15
 COMBO_CHARS = 14      # the lesson list's width in characters (titles are elided beyond)
-MAX_SHARE = 0.22      # of the screen's height, at most, for the step's text before it scrolls
+MAX_SHARE = 0.22      # of the window's height, at most, for the step's text before it scrolls
 QUESTION_COLOUR = "#0b5394"
 
 
@@ -176,7 +176,7 @@ class LessonPanel(QWidget):
                                        else translate("lessons.panel", "Show answer"))
         self._refit()
 
-    def wanted_height(self, screen_height: int | None = None) -> int:
+    def wanted_height(self, room: int | None = None) -> int:
         """The panel's height that shows the whole text at its width (a dock never asks its
         word-wrapped labels; the question was cut off), at most MAX_SHARE of the screen."""
         body = self.scroll.widget()
@@ -186,9 +186,9 @@ class LessonPanel(QWidget):
         margins = self.layout().contentsMargins()
         total = (needed + self.layout().itemAt(0).sizeHint().height() + self.layout().spacing()
                  + margins.top() + margins.bottom())
-        if screen_height is None and self.screen() is not None:
-            screen_height = self.screen().availableGeometry().height()
-        return total if screen_height is None else min(total, int(screen_height * MAX_SHARE))
+        if room is None and self.screen() is not None:
+            room = self.screen().availableGeometry().height()
+        return total if room is None else min(total, int(room * MAX_SHARE))
 
     def _refit(self) -> None:
         self.fit_requested.emit()
@@ -247,7 +247,8 @@ class LessonPanel(QWidget):
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
+        if event.type() == QEvent.Type.FontChange:  # e.g. presentation mode's scale changed
+            self._apply_fonts()
             QTimer.singleShot(0, self, self._refit)
         if event.type() == QEvent.Type.LanguageChange:
             self.render()

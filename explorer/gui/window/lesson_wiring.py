@@ -145,7 +145,8 @@ class LessonController(QObject):
         (it grew when a page or the controls needed more, and shrinks back when they close)."""
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the new page's size
         if self.dock.isVisible() and not self.dock.isFloating():
-            wanted = self.panel.wanted_height(self.window.screen_size().height())
+            room = min(self.window.screen_size().height(), self.window.height())
+            wanted = self.panel.wanted_height(room)
             self.window.resizeDocks([self.dock], [wanted], Qt.Orientation.Vertical)
         self.window.fit_to_screen()
 
@@ -280,7 +281,7 @@ class LessonController(QObject):
         if window.learned is not None:
             window.learned.picture_changed.connect(self._try_pending)
         window.state.view.presentation_changed.connect(self._on_presentation)
-        self._on_presentation(window.state.view.presentation)
+        self._restyle(window.state.view.presentation)
 
     def _on_active(self, on: bool) -> None:
         self.keys.set_enabled(on)
@@ -295,6 +296,10 @@ class LessonController(QObject):
             self.session.leave()  # the panel closed: the keys go back to the window
 
     def _on_presentation(self, on: bool) -> None:
+        # after the window has set the presentation font scale (it listens after us)
+        QTimer.singleShot(0, self, lambda: self._restyle(on))
+
+    def _restyle(self, on: bool) -> None:
         self.panel.set_presentation(on)
         self.highlight.set_line_width(round(4 * (1.5 * font_scale() if on else 1.0)))
 
