@@ -164,6 +164,8 @@ class LessonController(QObject):
         if step.topic is not None:
             view = window.topics_controller.show_topic(step.topic, apply_preset=False)
             view.explanation.toggle.setChecked(False)  # the step's text explains; room for plots
+            if window.statusBar().currentMessage() == view.explanation.topic.title:
+                window.statusBar().clearMessage()  # the topic's title, stale at the next step
             return
         page = {"heads": window.heads_grid, "pe": window.pe_panel, "kv": window.kv_panel,
                 "overview": getattr(window, "model_overview", None),
