@@ -59,11 +59,12 @@ class HighlightFrame(QWidget):
         pad = self.line * 2
         rect = QRect(top_left, target.size()).adjusted(-pad, -pad, pad, pad)
         rect = rect.intersected(window.rect())
-        if rect != self.geometry():
+        moved = rect != self.geometry()
+        if moved:
             self.setGeometry(rect)
-        if not self.isVisible():
+        if moved or not self.isVisible():
             self.show()
-        self.raise_()
+            self.raise_()  # above widgets shown since (a dock, a page)
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self)
