@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "explorer"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
 VIEWS = ("explorer.gui.heads", "explorer.gui.pe", "explorer.gui.kv", "explorer.gui.topics",
-         "explorer.gui.controls", "explorer.gui.learned", "explorer.gui.training")
+         "explorer.gui.controls", "explorer.gui.learned", "explorer.gui.training",
+         "explorer.gui.lessons")
 # floor -> the explorer floors it may import (besides itself); lower floors first.
 FLOORS = {
     "explorer.core": (),

@@ -15,6 +15,7 @@ from ..core import ConfigError, DeviceUnavailableError
 from .dump import add_dump_parser
 from .export import add_export_parser
 from .learned import add_models_parser
+from .lesson import add_lesson_parser, lesson_for_window
 from .options import EXIT_USAGE, OneLineParser, add_config_options, config_from_args
 from .output import EXIT_FAILED, OutputError, flush_stdout, say, silence_stdout, terminate_as_exit
 from .train import add_train_parser
@@ -29,10 +30,14 @@ def build_parser() -> OneLineParser:
     sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
     gui = sub.add_parser("gui", help="open the window (the default)")
     gui.add_argument("--settings", help="settings file to use instead of the user's")
+    for where in (parser, gui):
+        where.add_argument("--lesson", metavar="NAME|FILE",
+                           help="open the window on a lesson (a built-in name or a .toml file)")
     add_dump_parser(sub)
     add_export_parser(sub)
     add_models_parser(sub)
     add_train_parser(sub)
+    add_lesson_parser(sub)
     return parser
 
 
@@ -41,9 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command in ("dump", "models", "train") and sys.stdout is None:  # started with `>&-`
-            raise OutputError("standard output is closed")
-        if args.command in ("dump", "export", "models", "train"):
+        if args.command in ("dump", "models", "train", "lesson") and sys.stdout is None:
+            raise OutputError("standard output is closed")  # started with `>&-`
+        if args.command in ("dump", "export", "models", "train", "lesson"):
             with terminate_as_exit():  # export: SIGTERM removes its .part files as Ctrl+C does
                 code = args.run(args)
             if args.command != "export":  # (export reports its own stdout trouble: files stay)
@@ -59,10 +64,16 @@ def main(argv: list[str] | None = None) -> int:
     except OutputError as exc:
         say(str(exc))
         return EXIT_FAILED
+    lesson = None
+    if getattr(args, "lesson", None) is not None:
+        try:
+            lesson = lesson_for_window(args.lesson)  # its problems on stderr, before any window
+        except SystemExit as exc:
+            return int(exc.code)
     from ..platform_check import display_problem
     problem = display_problem()  # before Qt, which would abort with a paragraph
     if problem:
         print(problem, file=sys.stderr)
         return 1
     from ..gui.window.app import run_app  # Qt only for the window
-    return run_app(settings_path=getattr(args, "settings", None))
+    return run_app(settings_path=getattr(args, "settings", None), lesson=lesson)

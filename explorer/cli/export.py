@@ -30,7 +30,9 @@ def add_export_parser(sub) -> argparse.ArgumentParser:
     add_config_options(parser)
     add_language_option(parser, "the figures' labels (axis titles, legends, title line)")
     parser.add_argument("--out", required=True, metavar="DIR", help="existing folder to write into")
-    parser.add_argument("--what", default="heads", help=f"{WHAT_HELP} (default heads)")
+    parser.add_argument("--what", default=None, help=f"{WHAT_HELP} (default heads)")
+    parser.add_argument("--lesson", metavar="NAME", help="one figure per step of a lesson "
+                        "(a built-in name or a .toml file), named <lesson>_<NN>_<step>")
     parser.add_argument("--format", choices=FORMATS, default="png")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--scale", type=_scale, default=None,
@@ -116,13 +118,11 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _export_into(args: argparse.Namespace) -> int:
     from ..export.files import ExportError, check_folder, write_files
-    from ..export.naming import default_name, parse_what
-    config = config_from_args(args)
-    specs = parse_what(args.what, config)
-    _check_window_options(specs, args)
-    names = [default_name(s, config, args.format) for s in specs]
-    if args.name is not None:
-        names = [_custom_name(args.name, args.format, len(specs))]
+    if args.lesson is not None:
+        from .lesson import lesson_items
+        names, render = lesson_items(args)
+    else:
+        names, render = _figure_items(args)
     try:  # fail fast, before rendering anything; write_files checks again when writing
         folder = check_folder(args.out)
         if not args.force:
@@ -130,7 +130,7 @@ def _export_into(args: argparse.Namespace) -> int:
     except ExportError as exc:
         return _fail(exc)
     try:
-        items = [(name, data) for name, (_, data) in zip(names, _render(config, specs, args))]
+        items = list(zip(names, render()))
         paths = write_files(args.out, items, "overwrite" if args.force else "error")
     except ExportError as exc:
         return _fail(exc)
@@ -142,6 +142,18 @@ def _export_into(args: argparse.Namespace) -> int:
         # The files are written and stay: exit 1 would say nothing was left behind.
         say(f"wrote {len(paths)} file(s) but could not list them: {exc}")
     return 0
+
+
+def _figure_items(args: argparse.Namespace):
+    """(file names, a function rendering their contents) for --what."""
+    from ..export.naming import default_name, parse_what
+    config = config_from_args(args)
+    specs = parse_what(args.what or "heads", config)
+    _check_window_options(specs, args)
+    names = [default_name(s, config, args.format) for s in specs]
+    if args.name is not None:
+        names = [_custom_name(args.name, args.format, len(specs))]
+    return names, lambda: [data for _, data in _render(config, specs, args)]
 
 
 def _check_window_options(specs, args) -> None:

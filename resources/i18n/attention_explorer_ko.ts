@@ -1033,6 +1033,45 @@ click to open it; {state}</source>
     </message>
 </context>
 <context>
+    <name>lessons.panel</name>
+    <message>
+        <source>Previous step (PgUp, ←)</source>
+        <translation>이전 단계 (PgUp, ←)</translation>
+    </message>
+    <message>
+        <source>Next step (PgDn, →, Space)</source>
+        <translation>다음 단계 (PgDn, →, Space)</translation>
+    </message>
+    <message>
+        <source>Choose a lesson…</source>
+        <translation>수업을 고르세요…</translation>
+    </message>
+    <message>
+        <source>Leave lesson</source>
+        <translation>수업 나가기</translation>
+    </message>
+    <message>
+        <source>Back to the lesson</source>
+        <translation>수업으로 돌아가기</translation>
+    </message>
+    <message>
+        <source>Choose a lesson in the list or open a lesson file (Lessons menu). PgDn / PgUp, → / ← and Space move through its steps.</source>
+        <translation>목록에서 수업을 고르거나 수업 파일을 여세요 (수업 메뉴). PgDn / PgUp, → / ←, Space로 단계를 넘깁니다.</translation>
+    </message>
+    <message>
+        <source>Question: </source>
+        <translation>질문: </translation>
+    </message>
+    <message>
+        <source>Hide answer</source>
+        <translation>답 숨기기</translation>
+    </message>
+    <message>
+        <source>Show answer</source>
+        <translation>답 보기</translation>
+    </message>
+</context>
+<context>
     <name>models</name>
     <message>
         <source>BERT encoder, fp32 safetensors, WordPiece (uncased, English)</source>
@@ -1949,6 +1988,49 @@ click to open it; {state}</source>
     </message>
 </context>
 <context>
+    <name>window.lesson_wiring</name>
+    <message>
+        <source>Lesson</source>
+        <translation>수업</translation>
+    </message>
+    <message>
+        <source>Open lesson file</source>
+        <translation>수업 파일 열기</translation>
+    </message>
+    <message>
+        <source>Lesson files (*.toml)</source>
+        <translation>수업 파일 (*.toml)</translation>
+    </message>
+    <message>
+        <source>… and {n} more</source>
+        <translation>… 외 {n}개</translation>
+    </message>
+    <message>
+        <source>Lesson file not opened</source>
+        <translation>수업 파일을 열지 않았습니다</translation>
+    </message>
+    <message>
+        <source>{name} has problems; nothing was changed.</source>
+        <translation>{name}에 문제가 있어 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>수업(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open lesson file…</source>
+        <translation>수업 파일 열기…</translation>
+    </message>
+    <message>
+        <source>Leave lesson</source>
+        <translation>수업 나가기</translation>
+    </message>
+    <message>
+        <source>Show the lesson panel</source>
+        <translation>수업 패널 보기</translation>
+    </message>
+</context>
+<context>
     <name>window.main_window</name>
     <message>
         <source>Attention Explorer</source>
@@ -2030,6 +2112,10 @@ d_model, 헤드 수, 시드, 스케일링, 마스크, 위치 인코딩을 바꾸
     <message>
         <source>Model</source>
         <translation>모델</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>수업</translation>
     </message>
     <message>
         <source>Fewer heads</source>
@@ -2138,6 +2224,14 @@ d_model, 헤드 수, 시드, 스케일링, 마스크, 위치 인코딩을 바꾸
     <message>
         <source>Help</source>
         <translation>도움말</translation>
+    </message>
+    <message>
+        <source>Lesson: next step (clicker)</source>
+        <translation>수업: 다음 단계 (클리커)</translation>
+    </message>
+    <message>
+        <source>Lesson: previous step (clicker)</source>
+        <translation>수업: 이전 단계 (클리커)</translation>
     </message>
     <message>
         <source>Quit</source>

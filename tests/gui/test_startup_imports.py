@@ -22,6 +22,7 @@ DEFERRED = (
     "explorer.gui.topics.cross_view", "explorer.app.topics", "explorer.core.topics",
     "explorer.gui.window.export_dialog", "explorer.gui.window.figures", "explorer.export.render",
     "explorer.gui.training", "explorer.gui.window.training_export", "explorer.app.training",
+    "explorer.gui.window.lesson_wiring", "explorer.app.lessons",
     "explorer.core.training", "torch",
 )
 

@@ -161,7 +161,7 @@ def test_one_table_drives_actions_and_dialog(make_window, qtbot):
 def test_menus_exist(make_window):
     window = make_window()
     titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
-    assert titles[:5] == ["File", "View", "Presets", "Topics", "Help"]
+    assert titles[:6] == ["File", "View", "Presets", "Topics", "Lessons", "Help"]
     assert window.shortcut_actions["quit"] in window.file_menu.actions()
 
 

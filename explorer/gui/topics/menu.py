@@ -70,13 +70,15 @@ class TopicsController(QObject):
     def _opener(self, topic: Topic) -> Callable:
         return lambda _checked=False: self.show_topic(topic.key)
 
-    def show_topic(self, key: str):
-        """Apply the topic's preset and bring its view to the front; returns the view."""
+    def show_topic(self, key: str, apply_preset: bool = True):
+        """Apply the topic's preset (unless told not to: a lesson step sets its own config) and
+        bring its view to the front; returns the view."""
         topic = next(t for t in TOPICS if t.key == key)
         state = self.window.state
         current = state.config
-        state.set_config(topic.preset.replace(backend=current.backend, device=current.device,
-                                              dtype=current.dtype))
+        if apply_preset:
+            state.set_config(topic.preset.replace(backend=current.backend, device=current.device,
+                                                  dtype=current.dtype))
         view = self.views.get(key)
         if view is None:
             view = topic.view_class(state)

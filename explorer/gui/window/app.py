@@ -146,8 +146,10 @@ def _let_python_see_ctrl_c(app: QApplication, window: MainWindow) -> QTimer:
     return timer
 
 
-def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | None = None) -> int:
-    """Open the window, run the event loop, save settings, stop the worker; exit code (0).
+def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | None = None,
+            lesson=None) -> int:
+    """Open the window (on `lesson`'s first step when given, an app.lessons.Lesson), run the
+    event loop, save settings, stop the worker; exit code (0).
 
     Closing never waits for a compute: when a forward pass, a topic job or the torch import is
     still running at the close, the settings are saved and the process exits at once
@@ -172,6 +174,8 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     ctrl_c = _let_python_see_ctrl_c(app, window)
     window.show()
     startup.log("window shown")
+    if lesson is not None:
+        window.install_lessons().open_lesson(lesson)
     if notes:
         window.status_message(" · ".join(notes))
     code, returned = 1, False

@@ -17,8 +17,8 @@ import random
 
 from PySide6.QtCore import QByteArray, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QTabBar, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QSizePolicy, QTabBar,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from ...core import PRESETS, AttentionResult
 from ..plotting.colormaps import COLORMAPS
@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
         self.pe_panel = self.kv_panel = None
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
         self.train_view = None  # the Train tab (install_training)
+        self.lessons = None  # LessonController: the Lessons menu and panel (install_lessons)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
         self.heads_grid.set_colormap(state.view.colormap)
@@ -150,10 +151,20 @@ class MainWindow(QMainWindow):
             self.train_view.message.connect(self.status_message)
         return self.train_view
 
+    def install_lessons(self):
+        """The Lessons menu and panel (once); returns the LessonController. Reading the built-in
+        lessons checks their model names against the pretrained models' registry, so it waits
+        for the first paint too."""
+        if self.lessons is None:
+            from .lesson_wiring import install_lessons
+            install_lessons(self)
+        return self.lessons
+
     def install_deferred(self) -> None:
-        """What the first picture does not need: the pretrained models and the Train tab."""
+        """What the first picture does not need: the pretrained models, the Train tab, lessons."""
         self.install_learned()
         self.install_training()
+        self.install_lessons()
 
     def showing_train(self) -> bool:
         return self.train_view is not None and self.tabs.currentWidget() is self.train_view
@@ -269,7 +280,7 @@ class MainWindow(QMainWindow):
 
     def _install_plugins(self) -> None:
         install_export_actions(self)
-        install_topics_menu(self)
+        self.topics_controller = install_topics_menu(self)
         if self.topics_menu.isEmpty():
             self.topics_menu.addAction(translate("window.main_window",
                                                  "(no topics installed)")).setEnabled(False)
@@ -306,12 +317,34 @@ class MainWindow(QMainWindow):
         self.set_focus_head(None if head == self.focus_head() else head)
 
     def _on_tab_changed(self, _index: int) -> None:
+        self._only_the_current_page_sizes_the_tabs()
         showing_kv = self.tabs.currentWidget() is self.kv_panel
         self.state.kv_enabled = showing_kv
         # the random model's info strip says nothing about the Train tab's model
         self.info_strip.setVisible(not self.showing_train() and (self.learned is None or self.learned.is_random))
         if showing_kv and self.state.kv_trace is not None:
             self.kv_panel.set_trace(self.state.kv_trace)
+
+    def _only_the_current_page_sizes_the_tabs(self) -> None:
+        """A hidden tab's minimum size must not hold the window up: a tab stack is as large as
+        its largest page, so after the KV tab had been shown on a 1024 × 768 projector every
+        other tab (and a lesson's text under it) kept its extra height, and the PE tab's width
+        pushed the window off the screen when the controls were shown. Hidden pages get Ignored
+        policies (Qt then skips their minimum); the current page gets its own back."""
+        current = self.tabs.currentWidget()
+        for i in range(self.tabs.count()):
+            page = self.tabs.widget(i)
+            policy = page.sizePolicy()
+            own = page.property("own_size_policies")
+            if own is None:
+                own = (policy.horizontalPolicy(), policy.verticalPolicy())
+                page.setProperty("own_size_policies", own)
+            ignored = QSizePolicy.Policy.Ignored
+            wanted = own if page is current else (ignored, ignored)
+            if (policy.horizontalPolicy(), policy.verticalPolicy()) != tuple(wanted):
+                policy.setHorizontalPolicy(wanted[0])
+                policy.setVerticalPolicy(wanted[1])
+                page.setSizePolicy(policy)
 
     def _edit_sentence(self) -> None:
         self.controls_dock.show()

@@ -31,6 +31,7 @@ VIEW = QT_TRANSLATE_NOOP("window.shortcuts", "View")
 FILE = QT_TRANSLATE_NOOP("window.shortcuts", "File")
 KV = QT_TRANSLATE_NOOP("window.shortcuts", "KV cache")
 HELP = QT_TRANSLATE_NOOP("window.shortcuts", "Help")
+LESSON = QT_TRANSLATE_NOOP("window.shortcuts", "Lesson")
 
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("heads_up", ("H",),
@@ -68,13 +69,21 @@ SHORTCUTS: tuple[Shortcut, ...] = (
              QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: first / last step"), KV),
     Shortcut("kv_jump", ("PgDown", "PgUp"),
              QT_TRANSLATE_NOOP("window.shortcuts", "KV cache: 10 steps forward / back"), KV),
+    # Handled by the lesson's clicker keys (gui/lessons/keys.py) while a lesson runs; they take
+    # these keys from the KV panel, never from a focused text field, spin box or slider.
+    Shortcut("lesson_next", ("PgDown", "Right", "Space"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Lesson: next step (clicker)"), LESSON),
+    Shortcut("lesson_previous", ("PgUp", "Left"),
+             QT_TRANSLATE_NOOP("window.shortcuts", "Lesson: previous step (clicker)"), LESSON),
     Shortcut("shortcuts_help", ("F1",), QT_TRANSLATE_NOOP("window.shortcuts", "Keyboard shortcuts"), HELP),
     Shortcut("quit", ("Ctrl+Q",), QT_TRANSLATE_NOOP("window.shortcuts", "Quit"), FILE),
 )
 
 CHECKABLE = frozenset({"presentation", "full_screen", "toggle_controls"})
-# Rows whose action lives elsewhere: File → Export/Copy (export_dialog) and the KV panel's keys.
-NOT_WINDOW_ACTIONS = frozenset({"export", "copy_figure", "kv_step", "kv_play", "kv_ends", "kv_jump"})
+# Rows whose action lives elsewhere: File → Export/Copy (export_dialog), the KV panel's and the
+# lesson's keys.
+NOT_WINDOW_ACTIONS = frozenset({"export", "copy_figure", "kv_step", "kv_play", "kv_ends", "kv_jump",
+                                "lesson_next", "lesson_previous"})
 
 
 def get_shortcut(name: str) -> Shortcut:

@@ -1,0 +1,98 @@
+"""`attention-explorer lesson --list / --check` and `export --lesson`: one figure per step."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer import cli
+
+DECK = """\
+[lesson]
+title.en = "Deck"
+title.ko = "덱"
+
+[[step]]
+id = "lab3"
+preset = "course-lab3"
+text.en = "heads"
+text.ko = "헤드"
+
+[[step]]
+id = "qkv"
+topic = "qkv"
+text.en = "Q, K, V"
+text.ko = "Q, K, V"
+
+[[step]]
+id = "cache"
+tab = "kv"
+kv_step = 3
+text.en = "KV cache"
+text.ko = "KV 캐시"
+"""
+
+
+def run(capsys, *args):
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_names_the_builtin_lessons(capsys):
+    code, out, err = run(capsys, "lesson", "--list")
+    assert code == 0 and err == ""
+    assert [line.split("\t")[0] for line in out.splitlines()] == [
+        "attention", "transformer-block", "decoding"]
+
+
+def test_check_good_and_bad_files(capsys, tmp_path):
+    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
+    good.write_text(DECK, encoding="utf-8")
+    bad.write_text(DECK.replace('preset = "course-lab3"', 'preset = "x"')
+                   .replace('text.ko = "Q, K, V"', ""), encoding="utf-8")
+    code, out, err = run(capsys, "lesson", "--check", str(good))
+    assert code == 0 and out.strip() == f"{good}: ok (3 steps)"
+    code, out, err = run(capsys, "lesson", "--check", str(good), str(bad))
+    assert code == 2
+    problems = err.strip().splitlines()
+    assert len(problems) == 2  # one line per problem
+    assert f"{bad}:7: step 1: unknown preset 'x'" in problems[0]
+    assert f"{bad}:14: step 2: missing text: text.ko" in problems[1]
+
+
+def test_window_refuses_a_bad_lesson_before_opening(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(DECK.replace('tab = "kv"', 'tab = "kv2"'), encoding="utf-8")
+    code, out, err = run(capsys, "--lesson", str(bad))
+    assert code == 2 and f"{bad}:19: step 3: unknown tab 'kv2'" in err
+
+
+def test_export_lesson_writes_one_decodable_figure_per_step(capsys, tmp_path, qapp):
+    from PySide6.QtGui import QImage
+    deck = tmp_path / "deck.toml"
+    deck.write_text(DECK, encoding="utf-8")
+    out_dir = tmp_path / "out"
+    code, out, err = run(capsys, "export", "--lesson", str(deck), "--out", str(out_dir))
+    assert code == 0, err
+    names = ["deck_01_lab3.png", "deck_02_qkv.png", "deck_03_cache.png"]
+    assert sorted(p.name for p in out_dir.iterdir()) == names
+    assert out.split() == [str(out_dir / n) for n in names]
+    for name in names:
+        image = QImage(str(out_dir / name))
+        assert not image.isNull() and image.width() > 300 and image.height() > 200
+        colours = {image.pixel(x, y) for x in range(0, image.width(), 7)
+                   for y in range(0, image.height(), 7)}
+        assert len(colours) > 20, name  # drawn, not blank
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--lesson", "nope"), "unknown lesson 'nope'"),
+    (("--lesson", "attention", "--what", "pe"), "--what cannot be used with --lesson"),
+    (("--lesson", "attention", "--d-model", "16"), "--d-model cannot be used with --lesson"),
+    (("--lesson", "attention", "--format", "csv"), "use --format png or svg"),
+])
+def test_export_lesson_refusals_leave_nothing(capsys, tmp_path, args, message):
+    out_dir = tmp_path / "new"
+    code, out, err = run(capsys, "export", *args, "--out", str(out_dir))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert not out_dir.exists()
