@@ -82,6 +82,11 @@ class LearnedState(Observable):
         analysis = self.analysis
         return None if analysis is None else layer_picture(analysis, self.layer)
 
+    @property
+    def is_generating(self) -> bool:
+        """A generation job is queued or running."""
+        return self._generations.is_busy()
+
     def is_idle(self) -> bool:
         return self._channel.is_idle() and self._effects.is_idle() and self._generations.is_idle()
 

@@ -109,11 +109,15 @@ class KVCache:
 
 
 def step(w: LlamaWeights, cache: KVCache, token: int, head_mask: torch.Tensor | None = None) -> dict:
-    """Feed one token at position cache.length; the cache grows by one. logits (vocab,), rows (layers, heads, t+1)."""
+    """Feed one token at position cache.length; the cache grows by one.
+
+    logits (vocab,), rows (layers, heads, t+1), and per layer the query q (layers, heads, d_head)
+    and the attention block's output after W_O (layers, d): what the KV tab draws.
+    """
     pos = cache.length
     x = w.embed[token][None]  # (1, d)
     positions = torch.tensor([pos], device=x.device)
-    rows = []
+    rows, queries, outputs = [], [], []
     for i, p in enumerate(w.layers):
         q, k, v = project_qkv(w, p, rms_norm(x, p["attn_norm"], w.eps), positions)  # (h|kv, 1, dh)
         if pos == 0:
@@ -127,5 +131,8 @@ def step(w: LlamaWeights, cache: KVCache, token: int, head_mask: torch.Tensor | 
         x = x + out
         x = x + mlp(p, rms_norm(x, p["ffn_norm"], w.eps))
         rows.append(weights[:, 0])  # (heads, pos+1)
+        queries.append(q[:, 0])  # (heads, dh)
+        outputs.append(out[0])  # (d,)
     logits = torch.mv(w.output, rms_norm(x, w.out_norm, w.eps)[0])  # (vocab,); mv: 2x F.linear's speed here
-    return {"logits": logits, "rows": torch.stack(rows)}
+    return {"logits": logits, "rows": torch.stack(rows), "q": torch.stack(queries),
+            "attn_out": torch.stack(outputs)}

@@ -244,7 +244,7 @@ class MainWindow(QMainWindow):
         state.view.show_values_changed.connect(self.heads_grid.set_show_values)
         state.view.presentation_changed.connect(self._apply_presentation)
         self.heads_grid.head_clicked.connect(self._on_head_clicked)
-        state.kv_trace_changed.connect(self.kv_panel.set_trace)
+        state.kv_trace_changed.connect(self._on_kv_trace)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         bind_pe_panel(state.view, self.pe_panel)
         bind_kv_panel(state.view, self.kv_panel)
@@ -267,10 +267,17 @@ class MainWindow(QMainWindow):
     def _on_head_clicked(self, head: int) -> None:
         self.set_focus_head(None if head == self.focus_head() else head)
 
+    def _shows_random(self) -> bool:
+        return self.learned is None or self.learned.is_random
+
+    def _on_kv_trace(self, trace) -> None:
+        if self._shows_random():  # a pretrained decoder's own cache is on the KV tab otherwise
+            self.kv_panel.set_trace(trace)
+
     def _on_tab_changed(self, _index: int) -> None:
         showing_kv = self.tabs.currentWidget() is self.kv_panel
-        self.state.kv_enabled = showing_kv
-        if showing_kv and self.state.kv_trace is not None:
+        self.state.kv_enabled = showing_kv and self._shows_random()
+        if self.state.kv_enabled and self.state.kv_trace is not None:
             self.kv_panel.set_trace(self.state.kv_trace)
 
     def _edit_sentence(self) -> None:
