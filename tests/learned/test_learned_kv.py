@@ -104,3 +104,54 @@ def test_an_encoder_says_why_the_kv_tab_does_not_apply_and_random_comes_back(mak
     combo.activated.emit(combo.findData(RANDOM))
     qtbot.waitUntil(lambda: panel.trace is not None, timeout=SETTLE_MS)
     assert panel.trace.config == random_trace.config and not panel.cache_view.isHidden()
+
+
+def test_the_real_cache_is_exported_as_png_svg_and_csv(make_window, qtbot, smollm2):
+    import csv
+    import io
+    from PySide6.QtGui import QImage
+    from explorer.export.naming import FigureSpec
+    from explorer.gui.window.export_dialog import ExportDialog
+    from explorer.gui.window.figures import ExportOptions
+    from explorer.gui.window.from_window import available_specs, current_spec, export_from_window
+    window = _window_on_kv(make_window, qtbot)
+    panel, run = window.kv_panel, window.learned.generation
+    panel.set_step(2)
+    layer = window.learned.layer
+    specs = dict(available_specs(window))
+    assert specs[f"KV cache at step 2 (layer {layer})"] == FigureSpec("kv", 2)
+    assert "Positional-encoding panel" not in specs
+    assert current_spec(window) == FigureSpec("kv", 2)
+    name, data = export_from_window(window, FigureSpec("kv", 2), ExportOptions(fmt="csv"))
+    assert name == f"kv_step2_smollm2-135m_layer{layer}.csv"
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+    assert len(rows) == 9 * 3  # 9 query heads × 3 cached keys
+    assert float(rows[4]["weight"]) == float(run.records[2].rows[layer][1, 1])
+    name, data = export_from_window(window, FigureSpec("kv", 2), ExportOptions(fmt="png", title=True))
+    image = QImage.fromData(data)
+    assert name.endswith(".png") and image.width() > 600 and image.height() > 300
+    name, data = export_from_window(window, FigureSpec("kv", 2), ExportOptions(fmt="svg"))
+    assert data.startswith(b"<?xml") and b"KV cache, step 2" in data
+    dialog = ExportDialog(window)
+    qtbot.addWidget(dialog)
+    dialog.refresh()
+    assert dialog.spec() == FigureSpec("kv", 2) and dialog.name.text() == f"kv_step2_smollm2-135m_layer{layer}.png"
+    assert "RoPE" in dialog.message.text()
+
+
+def test_an_encoder_offers_no_pe_or_kv_figure_and_says_why(make_window, qtbot, minilm):
+    from explorer.gui.window.export_dialog import ExportDialog
+    from explorer.gui.window.from_window import available_specs
+    window = make_window()
+    choose(qtbot, window, "minilm-l6")
+    kinds = {spec.kind for _label, spec in available_specs(window)}
+    assert kinds == {"window", "heads", "head"}
+    window.tabs.setCurrentWidget(window.pe_panel)
+    dialog = ExportDialog(window)
+    qtbot.addWidget(dialog)
+    dialog.refresh()
+    assert dialog.spec().kind == "window"
+    dialog.what.setCurrentIndex(1)  # the heads grid: the note says what is missing
+    assert "learned position embeddings" in dialog.message.text()
+    assert "an encoder has no KV cache" in dialog.message.text()
+    assert dialog.name.text() == "heads_minilm-l6_layer0.png"

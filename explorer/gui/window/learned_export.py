@@ -1,9 +1,12 @@
-"""Export the heads grid while it shows a pretrained layer (PNG, SVG or CSV).
+"""Export the heads grid, and a decoder's real KV cache, while a pretrained model is shown (PNG, SVG or CSV).
 
 The random model's figures are built from a config (figures.py); a pretrained layer has no
 config, so its grid is rebuilt offscreen from the `LayerPicture` the live grid shows, with the
 window's drawing options and the live grid's size, and named after the model and layer
-(heads_minilm-l6_layer2.png, head5_smollm2-135m_layer18.csv).
+(heads_minilm-l6_layer2.png, head5_smollm2-135m_layer18.csv). The KV tab's real cache of a
+decoder (a LearnedKVTrace) is drawn by a fresh KV panel like the random model's
+(kv_step5_smollm2-135m_layer3.png). The PE panel is the course model's sinusoidal table: no
+pretrained model here uses it, so it is not offered, and `not_offered` says why.
 """
 
 from __future__ import annotations
@@ -11,13 +14,16 @@ from __future__ import annotations
 import csv
 import io
 
+from ...app.learned_kv import LearnedKVTrace
+from ...core.learned import MODELS
+from ...export.csv_export import kv_chunks
 from ...export.frame import FigureFrame
 from ...export.naming import FigureSpec
 from ...export.render import settle
 from ..heads.grid import HeadsGrid
 from ..learned.source import kind_name
 from ..plotting.i18n import translate
-from .figures import ExportOptions, discard, figure_bytes
+from .figures import ExportOptions, ViewOptions, build_view, discard, figure_bytes, hide_controls
 
 CSV_COLUMNS = ("model", "layer", "head", "query", "query_token", "key", "key_token", "weight")
 
@@ -28,9 +34,58 @@ def shows_pretrained(window) -> bool:
         and hasattr(window.heads_grid.shown_result(), "analysis")
 
 
+def learned_kv_trace(window) -> LearnedKVTrace | None:
+    """The decoder's real cache the KV tab shows, if it shows one."""
+    trace = getattr(window.kv_panel, "trace", None)
+    return trace if isinstance(trace, LearnedKVTrace) and shows_pretrained(window) else None
+
+
+def not_offered(window) -> str:
+    """Why the PE (and, for an encoder, the KV) figure is not offered while a pretrained model is shown."""
+    spec = MODELS[window.learned.source]
+    how = (translate("window.learned_export", "rotary position embeddings (RoPE) inside attention")
+           if spec.kind == "decoder" else translate("window.learned_export", "learned position embeddings"))
+    text = translate("window.learned_export", "No positional-encoding figure: that panel shows the course model's "
+                     "sinusoidal table, and {model} uses {how}.").format(model=spec.name, how=how)
+    if spec.kind != "decoder":
+        text += " " + translate("window.learned_export", "No KV-cache figure: an encoder has no KV cache.")
+    elif learned_kv_trace(window) is None:
+        text += " " + translate("window.learned_export", "The KV-cache figure is offered once the KV tab has stepped "
+                                "the decoder.")
+    return text
+
+
 def file_name(picture, spec: FigureSpec, fmt: str) -> str:
-    prefix = "heads" if spec.kind == "heads" else f"head{spec.index}"
+    prefix = {"heads": "heads", "kv": f"kv_step{spec.index}"}.get(spec.kind, f"head{spec.index}")
     return f"{prefix}_{picture.analysis.spec.name}_layer{picture.layer}.{fmt}"
+
+
+def kv_title_line(trace: LearnedKVTrace, step: int) -> str:
+    cfg = trace.config
+    return translate("window.learned_export", "KV cache, step {step} ({token}) — {name}, layer {layer}: the real cache "
+                     "({kv} K/V heads for {heads} query heads)").format(
+        step=step, token=cfg.tokens[step], name=cfg.model, layer=cfg.layer, kv=cfg.kv_heads, heads=cfg.n_heads)
+
+
+def pretrained_kv_export(window, spec: FigureSpec, options: ExportOptions, look: ViewOptions) -> tuple[str, bytes]:
+    """(default file name, content) of the KV tab's real cache at step spec.index."""
+    trace = learned_kv_trace(window)
+    step = max(0, min(spec.index, len(trace.steps) - 1))
+    name = f"kv_step{step}_{trace.config.model}_layer{trace.config.layer}.{options.fmt}"
+    if options.fmt == "csv":
+        return name, "".join(kv_chunks(trace, step)).encode("utf-8")
+    view = build_view(FigureSpec("kv", step), None, trace, look)
+    hide_controls(view)
+    line = kv_title_line(trace, step)
+    frame = FigureFrame(view, options.background, line if options.title else "")
+    frame.description = line
+    try:
+        settle(frame, frame.size_for_view(window.kv_panel.size()))
+        frame.restyle()
+        settle(frame)
+        return name, figure_bytes(frame, options)
+    finally:
+        discard(frame)
 
 
 def title_line(picture, spec: FigureSpec) -> str:
