@@ -102,7 +102,7 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     if size.width() < 50 or size.height() < 50:  # a tab never shown: use the CLI's size
         size = None
     items = export_items(config, [spec], options, result=state.result, trace=_kv_trace(window),
-                         look=view_options(window), size=size)
+                         look=view_options(window), size=size, cache=figure_cache(window))
     return items[0]
 
 
@@ -114,6 +114,11 @@ def window_bytes(window: QWidget, options: ExportOptions) -> bytes:
     if options.fmt == "svg":
         return render_svg(window, "Attention Explorer", description)
     raise ExportError("the whole window can be exported as PNG or SVG, not CSV")
+
+
+def figure_cache(window):
+    """The window's reused offscreen frames (None for a window without one)."""
+    return getattr(window, "figure_cache", None)
 
 
 def default_file_name(window, spec: FigureSpec, fmt: str) -> str:

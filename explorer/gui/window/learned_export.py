@@ -17,13 +17,11 @@ import io
 from ...app.learned_kv import LearnedKVTrace
 from ...core.learned import MODELS
 from ...export.csv_export import kv_chunks
-from ...export.frame import FigureFrame
 from ...export.naming import FigureSpec
 from ...export.render import settle
-from ..heads.grid import HeadsGrid
 from ..learned.source import kind_name
 from ..plotting.i18n import translate
-from .figures import ExportOptions, ViewOptions, build_view, discard, figure_bytes, hide_controls
+from .figures import ExportOptions, ViewOptions, figure_bytes, framed_view, release
 
 CSV_COLUMNS = ("model", "layer", "head", "query", "query_token", "key", "key_token", "weight")
 
@@ -74,18 +72,9 @@ def pretrained_kv_export(window, spec: FigureSpec, options: ExportOptions, look:
     name = f"kv_step{step}_{trace.config.model}_layer{trace.config.layer}.{options.fmt}"
     if options.fmt == "csv":
         return name, "".join(kv_chunks(trace, step)).encode("utf-8")
-    view = build_view(FigureSpec("kv", step), None, trace, look)
-    hide_controls(view)
-    line = kv_title_line(trace, step)
-    frame = FigureFrame(view, options.background, line if options.title else "")
-    frame.description = line
-    try:
-        settle(frame, frame.size_for_view(window.kv_panel.size()))
-        frame.restyle()
-        settle(frame)
-        return name, figure_bytes(frame, options)
-    finally:
-        discard(frame)
+    cache = getattr(window, "figure_cache", None)
+    frame = framed_view(FigureSpec("kv", step), None, trace, look, options.background, cache)
+    return name, _render(frame, kv_title_line(trace, step), options, window.kv_panel.size(), cache)
 
 
 def title_line(picture, spec: FigureSpec) -> str:
@@ -116,21 +105,21 @@ def pretrained_heads_export(window, spec: FigureSpec, options: ExportOptions) ->
     if options.fmt == "csv":
         heads = list(range(picture.n_heads)) if spec.kind == "heads" else [spec.index]
         return name, layer_csv(picture, heads).encode("utf-8")
-    view = HeadsGrid()
-    look = window.state.view
-    view.set_colormap(look.colormap)
-    view.set_show_values(look.show_values)
-    view.set_presentation(look.presentation)
-    view.set_result(picture)
-    if spec.kind == "head":
-        view.set_focus_head(spec.index)
-    line = title_line(picture, spec)
-    frame = FigureFrame(view, options.background, line if options.title else "")
+    state = window.state.view
+    look = ViewOptions(colormap=state.colormap, show_values=state.show_values, presentation=state.presentation)
+    cache = getattr(window, "figure_cache", None)
+    frame = framed_view(spec, picture, None, look, options.background, cache)
+    return name, _render(frame, title_line(picture, spec), options, window.heads_grid.size(), cache)
+
+
+def _render(frame, line: str, options: ExportOptions, view_size, cache) -> bytes:
+    """Title, layout at the live view's size, theme, bytes; then the frame goes back or away."""
+    frame.set_title(line if options.title else "")
     frame.description = line
     try:
-        settle(frame, frame.size_for_view(window.heads_grid.size()))
+        settle(frame, frame.size_for_view(view_size))
         frame.restyle()
         settle(frame)
-        return name, figure_bytes(frame, options)
+        return figure_bytes(frame, options)
     finally:
-        discard(frame)
+        release(frame, cache)

@@ -32,6 +32,7 @@ from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
 from .bindings import bind_kv_panel, bind_pe_panel
 from .export_dialog import install_export_actions
+from .figures import FigureCache
 from .language import install_language_menu
 from ..plotting.i18n import current_language, translate
 from .learned_wiring import install_learned
@@ -56,6 +57,7 @@ class MainWindow(QMainWindow):
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
+        self.figure_cache = FigureCache()  # offscreen frames reused by Copy figure and Export
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
         self.heads_grid.set_colormap(state.view.colormap)
@@ -347,6 +349,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
+        self.figure_cache.clear()  # offscreen export frames: gone with the window
         if self.learned is not None:
             self.learned.shutdown(0)
         super().closeEvent(event)
