@@ -39,7 +39,7 @@ def generate(name: str, device: str, text: str, k: int, should_stop=None) -> Gen
         return None
     tokens = tokenize(model, text)
     records, cache, new = run_generation(model, tokens, k, check=True, keep_steps=True,
-                                         should_stop=should_stop)
+                                         should_stop=should_stop, one_pass=True)
     keys = np.stack([t.float().cpu().numpy() for t in cache.keys])      # (layers, kv, pos, dh)
     values = np.stack([t.float().cpu().numpy() for t in cache.values])  # (layers, kv, pos, dh)
     return GenerationRun(name, len(tokens.ids), tuple(records), tuple(new.labels),

@@ -155,3 +155,13 @@ def test_an_encoder_offers_no_pe_or_kv_figure_and_says_why(make_window, qtbot, m
     assert "learned position embeddings" in dialog.message.text()
     assert "an encoder has no KV cache" in dialog.message.text()
     assert dialog.name.text() == "heads_minilm-l6_layer0.png"
+
+
+def test_one_full_pass_checks_every_step_like_a_pass_per_prefix(smollm2):
+    tokens = tokenize(smollm2, "One, two, three")
+    per_prefix, _, new = run_generation(smollm2, tokens, generate=3, check=True)
+    once, _, new_once = run_generation(smollm2, tokens, generate=3, check=True, one_pass=True)
+    assert new_once.ids == new.ids and len(once) == len(per_prefix)
+    for a, b in zip(per_prefix, once):
+        assert b.max_diff <= b.tolerance and a.max_diff <= a.tolerance
+        assert abs(a.max_diff - b.max_diff) < 1e-4  # both are float32 round-off of the same rows
