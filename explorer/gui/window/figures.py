@@ -129,9 +129,11 @@ def _fill_kv(view: KVPanel, spec: FigureSpec, trace: KVTrace, look: ViewOptions)
 class FigureCache:
     """The window's offscreen frames, one per (view class, background), refilled for each export.
 
-    A frame is reused only for results of the same shape (heads, tokens, d_model): a grid laid
-    out for other tokens or another head count keeps its old column edges, 1 px off a fresh
-    one's, so then the old frame is discarded and a new one built. Only frames whose drawing
+    A frame is reused for results of the same kind (a random model's or a pretrained layer's),
+    whatever their tokens and head count, as the live views are: a refilled grid can draw its
+    cell edges up to 1 px off a fresh grid's (its view box keeps a sub-pixel offset), which the
+    tests allow and the eye does not see; rebuilding on every change of shape would leak as
+    before (the soak changes the config between almost every two copies). Only frames whose drawing
     options are all given are kept (a window's exports always give them); anything else is
     built fresh and discarded. `clear()` closes and deletes them (the window does on close: a
     shown offscreen pyqtgraph widget must not outlive the app).
@@ -151,12 +153,8 @@ class FigureCache:
 
     @staticmethod
     def shape(spec: FigureSpec, result, trace) -> tuple:
-        """What a reused view's layout depends on: the tokens and the sizes."""
-        if spec.kind == "kv":
-            cfg = trace.config
-            return (type(trace).__name__, cfg.n_heads, cfg.d_head, cfg.d_model, tuple(cfg.tokens))
-        tokens = result.tokens if hasattr(result, "tokens") else result.config.tokens
-        return (type(result).__name__, result.weights.shape, tuple(tokens))
+        """What a kept frame must have drawn before to be refilled: the same kind of results."""
+        return (type(trace if spec.kind == "kv" else result).__name__,)
 
     def take(self, key: tuple | None, shape: tuple) -> FigureFrame | None:
         """The kept frame for `key` if it was laid out for `shape`; one for another shape is discarded."""
