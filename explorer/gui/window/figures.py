@@ -318,11 +318,34 @@ def _streamed_csv(spec: FigureSpec, result: AttentionResult, trace: KVTrace | No
 
 
 def release(frame: QWidget, cache: FigureCache | None) -> None:
-    """Done with an exported frame: kept by the cache, or discarded."""
+    """Done with an exported frame: kept by the cache, or discarded; then the freed heap goes back."""
     if cache is not None:
         cache.release(frame)
     else:
         discard(frame)
+    give_back_freed_memory()
+
+
+def give_back_freed_memory() -> bool:
+    """Hand freed heap pages back to the system (glibc's malloc_trim; False elsewhere).
+
+    A 2x render allocates and frees tens of MB; glibc keeps those arenas for reuse, so the
+    window's RSS rose with every copy although nothing leaked (issue 11's soak: in-use memory
+    +41 MB, RSS +101 MB over 3,000 actions). Trimming costs a few ms after an export."""
+    global _LIBC
+    if _LIBC is None:
+        try:
+            import ctypes
+            _LIBC = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC is False:
+        return False
+    _LIBC(0)
+    return True
+
+
+_LIBC = None  # glibc's malloc_trim once looked up; False where there is none
 
 
 def discard(frame: QWidget) -> None:
