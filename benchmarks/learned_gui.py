@@ -6,7 +6,11 @@ result reaches the GUI thread, and the clock stops when the view has painted it:
 grid (Heads tab) or the overview canvas (Model overview tab). Median of `--repeats`, after one
 warm-up (the model is loaded before timing). The load average is printed with the table.
 
-    python benchmarks/learned_gui.py [--repeats 5] [--lengths 16 64] [--json]
+`--kv K`: for a decoder also the KV-cache tab: sentence edit -> the decoder stepped through the
+sentence and K tokens of its own with the real cache (checked against one full causal pass) ->
+the tab's cache view painted.
+
+    python benchmarks/learned_gui.py [--repeats 5] [--lengths 16 64] [--kv 8] [--json]
 """
 
 from __future__ import annotations
@@ -63,10 +67,36 @@ def measure(app, window, name: str, n: int, repeats: int, overview: bool) -> tup
     return tokens, times
 
 
+def measure_kv(app, window, name: str, n: int, repeats: int, k: int) -> tuple[int, list[float]]:
+    """Sentence edit -> the KV tab's real cache for that sentence painted."""
+    from explorer.app.learned_kv import LearnedKVTrace
+    from explorer.core.learned import load_model
+    learned, panel = window.learned, window.kv_panel
+    model = load_model(name, "cpu")
+    window.generation_view.count.setValue(k)
+    window.tabs.setCurrentWidget(panel)
+    watch = PaintWatch(panel.cache_view.viewport())
+    arrived = {}  # text -> paints when its run reached the tab (update_kv has set the trace)
+    learned.generation_changed.connect(lambda run: run is not None and arrived.setdefault(run.text, watch.paints))
+    times, steps = [], 0
+    for i in range(repeats + 1):
+        text = text_of(model, n, 100 + i)
+        start = time.perf_counter()
+        learned.set_text(text)
+        wait_for(app, lambda: text in arrived and watch.paints > arrived[text], 600)
+        assert isinstance(panel.trace, LearnedKVTrace) and panel.trace.run.text == text
+        steps = panel.step_count
+        if i:
+            times.append((time.perf_counter() - start) * 1e3)
+    return steps, times
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--lengths", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--kv", type=int, default=0, help="also the KV tab, generating K tokens")
+    parser.add_argument("--only", nargs="+", help="these models only")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from PySide6.QtWidgets import QApplication
@@ -77,7 +107,7 @@ def main(argv=None) -> int:
     load_before = os.getloadavg()
     rows = {}
     for name, spec in MODELS.items():
-        if not is_installed(spec):
+        if not is_installed(spec) or (args.only and name not in args.only):
             continue
         state = AppState()
         window = MainWindow(state)
@@ -89,6 +119,9 @@ def main(argv=None) -> int:
             for overview in (False, True):
                 tokens, times = measure(app, window, name, n, args.repeats, overview)
                 rows[f"{name} {tokens} tokens {'overview' if overview else 'heads'}"] = statistics.median(times)
+            if args.kv and spec.kind == "decoder":
+                steps, times = measure_kv(app, window, name, n, args.repeats, args.kv)
+                rows[f"{name} {n} tokens + {args.kv} KV tab ({steps} steps)"] = statistics.median(times)
         close_window(app, state, window)
     if args.json:
         print(json.dumps(rows))

@@ -51,6 +51,18 @@ def rss_mb() -> float:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+def trimmed_rss_mb() -> float:
+    """RSS after glibc's malloc_trim(0) hands freed heap pages back to the system: memory still in
+    use, without the freed arenas glibc keeps for reuse (a 2x PNG render frees tens of MB that
+    RSS goes on counting). NaN where there is no glibc."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        return float("nan")
+    return rss_mb()
+
+
 def peak_rss_mb() -> float:
     with open("/proc/self/status") as fh:
         for line in fh:
@@ -303,7 +315,8 @@ def main(argv=None) -> int:
         if i == warm_at:
             settle(app, state)
             gc.collect()
-            marks.update(rss_warm=rss_mb(), none_warm=sys.getrefcount(None),
+            marks.update(rss_warm=rss_mb())
+            marks.update(rss_warm_trimmed=trimmed_rss_mb(), none_warm=sys.getrefcount(None),
                          children_warm=children_by_kind(window), t0=time.perf_counter())
         if i == len(plan):
             timer.stop()
@@ -327,6 +340,7 @@ def main(argv=None) -> int:
     gc.collect()
     rss_warm, none_warm, children_warm = marks["rss_warm"], marks["none_warm"], marks["children_warm"]
     rss_end, none_end = rss_mb(), sys.getrefcount(None)
+    rss_end_trimmed = trimmed_rss_mb()
     children_end = children_by_kind(window)
     elapsed = time.perf_counter() - marks["t0"]
     window.close()
@@ -345,6 +359,9 @@ def main(argv=None) -> int:
         print(f"  {n:6d} × {message[:150]}")
     print(f"RSS: start {rss_start:.0f} MB, after warm-up {rss_warm:.0f} MB, end {rss_end:.0f} MB, "
           f"peak {peak_rss_mb():.0f} MB; growth after warm-up {rss_end - rss_warm:+.1f} MB")
+    print(f"RSS after malloc_trim(0) (in use, freed arenas returned): after warm-up "
+          f"{marks['rss_warm_trimmed']:.0f} MB, end {rss_end_trimmed:.0f} MB; growth "
+          f"{rss_end_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
     print(f"None references: {none_end - none_warm:+,} after warm-up "
           f"({(none_end - none_warm) / max(1, args.actions):+.1f} per action)")
     print(f"Qt objects under the window: {sum(children_warm.values())} after warm-up, "

@@ -57,6 +57,12 @@ class Analysis:
     loss: float | None              # decoder: mean next-token loss, nats
     load_s: float                   # time to get the model (≈ 0 once loaded)
     run_s: float                    # tokenize + forward + roles
+    padding: int = 0                # padding tokens at the end (masked as keys; in ids and labels)
+
+    @property
+    def n_real(self) -> int:
+        """Tokens before the padding."""
+        return len(self.ids) - self.padding
 
     @property
     def n_tokens(self) -> int:
@@ -108,6 +114,8 @@ class LayerPicture:
         tokens = self.tokens
         where = translate("app.learned", "L{layer} head {head}: {query} → {key}").format(
             layer=self.layer, head=head, query=tokens[query], key=tokens[key])
+        if key >= self.analysis.n_real:
+            return translate("app.learned", "{where}: masked (a padding token)").format(where=where)
         if not self.mask[query, key]:
             return translate("app.learned", "{where}: masked (a decoder cannot look ahead)").format(where=where)
         role = self.analysis.role(self.layer, head)
@@ -120,6 +128,7 @@ def layer_picture(analysis: Analysis, layer: int) -> LayerPicture:
     weights = analysis.attentions[layer]  # (h, n, n)
     n = weights.shape[-1]
     mask = np.tril(np.ones((n, n), bool)) if analysis.spec.kind == "decoder" else np.ones((n, n), bool)
+    mask[:, analysis.n_real:] = False  # padding keys: masked for every query
     stats = LayerStats(entropy=row_entropy(weights), argmax=weights.argmax(axis=-1))
     return LayerPicture(analysis, layer, weights, mask, np.zeros(n, bool), stats)
 
@@ -145,8 +154,11 @@ def sequence_tokens(model, text: str, sequence: str, seed: int = 0):
 
 
 def analyse(name: str, device: str, text: str, sequence: str = "text", seed: int = 0,
-            should_stop=None) -> Analysis | None:
-    """Load `name` on `device` (cached) and analyse the sequence; runs on the background runner."""
+            should_stop=None, padding: int = 0) -> Analysis | None:
+    """Load `name` on `device` (cached) and analyse the sequence; runs on the background runner.
+
+    padding: padding tokens appended and masked as keys (core's run); head roles are scored on the
+    real tokens only, so they are the unpadded sequence's."""
     from ..core.learned.analysis import run
     start = time.perf_counter()
     model = load_model(name, device)
@@ -154,12 +166,13 @@ def analyse(name: str, device: str, text: str, sequence: str = "text", seed: int
     if should_stop is not None and should_stop():
         return None  # a newer request waits: it would be dropped anyway
     tokens = sequence_tokens(model, text, sequence, seed)
-    result = run(model, tokens)
+    result = run(model, tokens, padding=padding)
+    n = len(tokens.ids)
     repeat = find_repeat(tokens.ids)
-    roles = score_heads(result.attentions, causal=model.is_decoder, repeat=repeat)
-    return Analysis(get_spec(name), str(model.device), sequence, text, tokens.ids, tokens.labels,
-                    result.attentions, tuple(roles), repeat, result.next_top, result.loss,
-                    loaded - start, time.perf_counter() - loaded)
+    roles = score_heads(result.attentions[:, :, :n, :n], causal=model.is_decoder, repeat=repeat)
+    return Analysis(get_spec(name), str(model.device), sequence, text, result.tokens.ids,
+                    result.tokens.labels, result.attentions, tuple(roles), repeat, result.next_top,
+                    result.loss, loaded - start, time.perf_counter() - loaded, padding)
 
 
 def prune(name: str, device: str, text: str, sequence: str, seed: int, heads: frozenset,

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.learned import load_model
 from .i18n import translate
 
 BYTES_FORMULA = "2 (K and V) × layers × KV heads × positions × d_head × 4 bytes"
@@ -28,20 +27,23 @@ class GenerationRun:
     generated_text: str
     keys: np.ndarray          # (layers, kv_heads, positions, d_head): the real cache at the end
     values: np.ndarray        # (layers, kv_heads, positions, d_head)
+    text: str = ""            # the sentence it was fed (a newer sentence makes it stale)
 
 
 def generate(name: str, device: str, text: str, k: int, should_stop=None) -> GenerationRun | None:
+    from ..core.learned import load_model  # on use: the KV panel imports this module at start-up
     from ..core.learned.analysis import tokenize
     from ..core.learned.generation import run_generation
     model = load_model(name, device)
     if should_stop is not None and should_stop():
         return None
     tokens = tokenize(model, text)
-    records, cache, new = run_generation(model, tokens, k, check=True)
+    records, cache, new = run_generation(model, tokens, k, check=True, keep_steps=True,
+                                         should_stop=should_stop, one_pass=True)
     keys = np.stack([t.float().cpu().numpy() for t in cache.keys])      # (layers, kv, pos, dh)
     values = np.stack([t.float().cpu().numpy() for t in cache.values])  # (layers, kv, pos, dh)
     return GenerationRun(name, len(tokens.ids), tuple(records), tuple(new.labels),
-                         model.tokenizer.decode(new.ids), keys, values)
+                         model.tokenizer.decode(new.ids), keys, values, text)
 
 
 def cache_text(spec, record) -> str:

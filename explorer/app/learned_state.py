@@ -17,6 +17,8 @@ generation_changed(GenerationRun, after `generate(k)`, a third channel), error(s
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..core.config import ConfigError
 from ..core.learned import MODELS, get_spec, is_installed
 from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture, prune
@@ -45,11 +47,12 @@ class LearnedState(Observable):
     device = Field("cpu", str)
     layer = Field(0, int)
     pruned = Field(frozenset(), frozenset)   # (layer, head) pairs switched off
+    padding = Field(0, int)                  # padding tokens appended and masked as keys
 
     def __init__(self, runner: Runner | None = None, job=analyse, prune_job=prune):
         super().__init__()
         for name in ("source_changed", "text_changed", "sequence_changed", "seed_changed",
-                     "device_changed", "layer_changed", "busy_changed", "analysis_changed",
+                     "device_changed", "layer_changed", "padding_changed", "busy_changed", "analysis_changed",
                      "picture_changed", "pruned_changed", "effect_changed", "generation_changed",
                      "error"):
             setattr(self, name, Event())
@@ -81,6 +84,11 @@ class LearnedState(Observable):
     def picture(self) -> LayerPicture | None:
         analysis = self.analysis
         return None if analysis is None else layer_picture(analysis, self.layer)
+
+    @property
+    def is_generating(self) -> bool:
+        """A generation job is queued or running."""
+        return self._generations.is_busy()
 
     def is_idle(self) -> bool:
         return self._channel.is_idle() and self._effects.is_idle() and self._generations.is_idle()
@@ -128,6 +136,14 @@ class LearnedState(Observable):
             self.seed = seed
             if self.sequence == "random":
                 self._submit()
+
+    def set_padding(self, count: int) -> None:
+        """Append `count` padding tokens (masked as keys), as in a batch with a longer sentence."""
+        from ..core.learned.analysis import MAX_PADDING
+        count = max(0, min(int(count), MAX_PADDING))
+        if count != self.padding:
+            self.padding = count
+            self._submit()
 
     def set_device(self, device: str) -> None:
         device = "cuda" if device.startswith("cuda") else "cpu"
@@ -184,7 +200,8 @@ class LearnedState(Observable):
         key = (self.source, self.device)
         self._set_busy((translate("app.learned_state", "running {model}…") if key in self._loaded
                         else translate("app.learned_state", "loading {model}…")).format(model=self.source))
-        self._channel.submit(self._job, self.source, self.device, self.text, self.sequence,
+        job = partial(self._job, padding=self.padding) if self.padding else self._job
+        self._channel.submit(job, self.source, self.device, self.text, self.sequence,
                              self.seed, cancellable=True)
         self._submit_effect()
 

@@ -35,6 +35,11 @@ class FigureFrame(QWidget):
         self.background = background
         self.colours = apply_theme(self, background)
 
+    def set_title(self, title: str) -> None:
+        """Another settings line (a frame reused for the next export of its kind)."""
+        self.title_label.setText(title)
+        self.title_label.setVisible(bool(title))
+
     def restyle(self) -> None:
         """Apply the background again: views may redraw their titles when first shown."""
         self.colours = apply_theme(self, self.background)

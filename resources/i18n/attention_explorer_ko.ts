@@ -56,6 +56,10 @@
         <translation>L{layer} 헤드 {head}: {query} → {key}</translation>
     </message>
     <message>
+        <source>{where}: masked (a padding token)</source>
+        <translation>{where}: 마스크됨 (패딩 토큰)</translation>
+    </message>
+    <message>
         <source>{where}: masked (a decoder cannot look ahead)</source>
         <translation>{where}: 마스크됨 (디코더는 뒤의 토큰을 볼 수 없습니다)</translation>
     </message>
@@ -97,6 +101,41 @@
     <message>
         <source>this step: {cached} MFLOP with the cache, {full} MFLOP recomputing every position (×{ratio}).</source>
         <translation>이 단계: 캐시를 쓰면 {cached} MFLOP, 모든 위치를 다시 계산하면 {full} MFLOP (×{ratio}).</translation>
+    </message>
+</context>
+<context>
+    <name>app.learned_kv</name>
+    <message>
+        <source>chosen by the model</source>
+        <translation>모델이 고름</translation>
+    </message>
+    <message>
+        <source>from the sentence</source>
+        <translation>문장에서</translation>
+    </message>
+    <message>
+        <source>step {step} / {last}: token “{token}” ({kind}); next token, top 5: {top}</source>
+        <translation>단계 {step} / {last}: 토큰 “{token}” ({kind}); 다음 토큰 상위 5개: {top}</translation>
+    </message>
+    <message>
+        <source>FLOPs this step with the cache, all {layers} layers (projections, MLP, attention over {t} keys): {total}</source>
+        <translation>캐시를 쓸 때 이 단계의 FLOPs, 레이어 {layers}개 전체 (투영, MLP, 키 {t}개에 대한 어텐션): {total}</translation>
+    </message>
+    <message>
+        <source>FLOPs this step without it (the full {t}-token prefix again): {total}  ({ratio}× the cached step)</source>
+        <translation>캐시 없이 이 단계의 FLOPs ({t}토큰 앞부분 전체를 다시 계산): {total}  (캐시 사용 시의 {ratio}배)</translation>
+    </message>
+    <message>
+        <source>cumulative FLOPs — with cache: {cached};  without: {full}</source>
+        <translation>누적 FLOPs — 캐시 사용: {cached};  캐시 없이: {full}</translation>
+    </message>
+    <message>
+        <source>cached step = full causal pass (logits and every layer&apos;s attention row {row}): max |difference| = {diff} {mark}</source>
+        <translation>캐시를 쓴 단계 = 전체 인과 계산 (로짓과 모든 레이어의 어텐션 행 {row}): 최대 |차이| = {diff} {mark}</translation>
+    </message>
+    <message>
+        <source>The KV cache belongs to decoders. {model} is an encoder: it reads the whole sentence at once, every token attending to every other, and never generates token by token, so there is nothing to cache. Choose smollm2-135m (a decoder) or random (course) under Model source.</source>
+        <translation>KV 캐시는 디코더의 것입니다. {model}은(는) 인코더입니다: 문장 전체를 한 번에 읽고 모든 토큰이 서로를 보며, 토큰을 하나씩 생성하지 않으므로 캐시할 것이 없습니다. 모델 소스에서 smollm2-135m(디코더)이나 무작위(강의)를 고르세요.</translation>
     </message>
 </context>
 <context>
@@ -664,6 +703,10 @@
         <translation>, 헤드 {head}</translation>
     </message>
     <message>
+        <source> (its K/V head {kv}, shared by {group} query heads)</source>
+        <translation> (K/V 헤드 {kv}, 쿼리 헤드 {group}개가 공유)</translation>
+    </message>
+    <message>
         <source>{name} cache{which} ({n} × {width})</source>
         <translation>{name} 캐시{which} ({n} × {width})</translation>
     </message>
@@ -1026,6 +1069,22 @@ click to open it; {state}</source>
     <message>
         <source>not installed: {command}</source>
         <translation>설치되지 않음: {command}</translation>
+    </message>
+    <message>
+        <source>padding: + </source>
+        <translation>패딩: + </translation>
+    </message>
+    <message>
+        <source> tokens (masked as keys)</source>
+        <translation> 토큰 (키에서 가려짐)</translation>
+    </message>
+    <message>
+        <source>padding: none</source>
+        <translation>패딩: 없음</translation>
+    </message>
+    <message>
+        <source>Append padding tokens, as a batch pads a shorter sentence; the attention mask gives them weight 0</source>
+        <translation>배치가 짧은 문장을 채우듯 패딩 토큰을 덧붙입니다. 어텐션 마스크가 그 가중치를 0으로 만듭니다</translation>
     </message>
     <message>
         <source>layer {layer} of 0–{last}</source>
@@ -1953,6 +2012,10 @@ click to open it; {state}</source>
         <translation>헤드 {head}</translation>
     </message>
     <message>
+        <source>KV cache at step {step} (layer {layer})</source>
+        <translation>단계 {step}의 KV 캐시 (레이어 {layer})</translation>
+    </message>
+    <message>
         <source>Positional-encoding panel</source>
         <translation>위치 인코딩 패널</translation>
     </message>
@@ -1963,6 +2026,30 @@ click to open it; {state}</source>
 </context>
 <context>
     <name>window.learned_export</name>
+    <message>
+        <source>rotary position embeddings (RoPE) inside attention</source>
+        <translation>어텐션 안의 회전 위치 임베딩(RoPE)</translation>
+    </message>
+    <message>
+        <source>learned position embeddings</source>
+        <translation>학습된 위치 임베딩</translation>
+    </message>
+    <message>
+        <source>No positional-encoding figure: that panel shows the course model&apos;s sinusoidal table, and {model} uses {how}.</source>
+        <translation>위치 인코딩 그림 없음: 그 패널은 강의 모델의 사인파 표를 보여 주는데, {model}은(는) {how}을(를) 씁니다.</translation>
+    </message>
+    <message>
+        <source>No KV-cache figure: an encoder has no KV cache.</source>
+        <translation>KV 캐시 그림 없음: 인코더에는 KV 캐시가 없습니다.</translation>
+    </message>
+    <message>
+        <source>The KV-cache figure is offered once the KV tab has stepped the decoder.</source>
+        <translation>KV 캐시 탭이 디코더를 한 단계씩 돌리고 나면 KV 캐시 그림을 내보낼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>KV cache, step {step} ({token}) — {name}, layer {layer}: the real cache ({kv} K/V heads for {heads} query heads)</source>
+        <translation>KV 캐시, 단계 {step} ({token}) — {name}, 레이어 {layer}: 실제 캐시 (쿼리 헤드 {heads}개에 K/V 헤드 {kv}개)</translation>
+    </message>
     <message>
         <source>head {head} — </source>
         <translation>헤드 {head} — </translation>
@@ -1985,6 +2072,10 @@ click to open it; {state}</source>
     <message>
         <source>Generate (decoder)</source>
         <translation>생성 (디코더)</translation>
+    </message>
+    <message>
+        <source>{model} is stepped through the sentence with its KV cache when this tab is shown…</source>
+        <translation>이 탭이 보이면 {model}이(가) KV 캐시로 문장을 한 토큰씩 처리합니다…</translation>
     </message>
 </context>
 <context>

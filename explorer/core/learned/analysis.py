@@ -86,18 +86,40 @@ def sentence_loss(logits, ids) -> float | None:
     return float(F.cross_entropy(logits[:-1].float(), target))
 
 
-def run(model, tokens: Tokens, head_mask=None) -> LearnedResult:
-    """One forward pass of the model over `tokens` (head_mask (layers, heads): 0 switches a head off)."""
+MAX_PADDING = 64  # padding tokens a sequence may get (the batch's longer sentence, simulated)
+
+
+def padded(model, tokens: Tokens, padding: int) -> Tokens:
+    """`tokens` followed by `padding` of the model's padding token (as a batch pads a shorter row)."""
+    if not 0 <= padding <= MAX_PADDING:
+        raise ConfigError(f"padding takes 0..{MAX_PADDING} tokens, not {padding}")
+    if not padding:
+        return tokens
+    check_length(model, len(tokens.ids) + padding)
+    return model.tokenizer.encode_ids(list(tokens.ids) + [model.spec.pad_id] * padding)
+
+
+def run(model, tokens: Tokens, head_mask=None, padding: int = 0) -> LearnedResult:
+    """One forward pass of the model over `tokens` (head_mask (layers, heads): 0 switches a head off).
+
+    padding: that many padding tokens are appended and masked as keys (the attention mask of a
+    padded batch row): every weight on a padding key is exactly 0, so the real tokens' rows equal
+    the unpadded run's (up to float round-off); the result's tokens include the pads, its next-token
+    top 5, loss and hidden states are the real tokens' only.
+    """
     import torch
     from . import bert, llama
+    n = len(tokens.ids)
+    tokens = padded(model, tokens, padding)
     check_length(model, len(tokens.ids))
     mask = check_head_mask(model, head_mask)
     ids = list(tokens.ids)
+    keys = (torch.arange(len(ids), device=model.device) < n) if padding else None  # (n + pad,) bool
     with torch.inference_mode():
         if model.is_decoder:
-            out = llama.forward(model.weights, ids, mask)
+            out = llama.forward(model.weights, ids, mask, keys)
             return LearnedResult(tokens, out["attentions"].float().cpu().numpy(), None,
-                                 top_k(model, out["logits"][-1]), sentence_loss(out["logits"], ids))
-        out = bert.forward(model.weights, ids, mask)
+                                 top_k(model, out["logits"][n - 1]), sentence_loss(out["logits"][:n], ids[:n]))
+        out = bert.forward(model.weights, ids, mask, keys)
         return LearnedResult(tokens, out["attentions"].float().cpu().numpy(),
-                             out["hidden"].float().cpu().numpy(), None, None)
+                             out["hidden"][:n].float().cpu().numpy(), None, None)

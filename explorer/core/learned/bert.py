@@ -35,19 +35,26 @@ class BertWeights:
         return self.pos.device
 
 
-def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | None):
-    """(n, d) -> output (n, d), weights (h, n, n). `keep` (h,) scales each head's weights (0 prunes)."""
+def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | None,
+                   key_mask: torch.Tensor | None = None):
+    """(n, d) -> output (n, d), weights (h, n, n). `keep` (h,) scales each head's weights (0 prunes);
+    `key_mask` (n,) bool: False = a padding key, its weight exactly 0 (softmax over -inf)."""
     n, d = x.shape
     q, k, v = (F.linear(x, p[f"{c}_w"], p[f"{c}_b"]).view(n, heads, d // heads).transpose(0, 1)
                for c in "qkv")  # (h, n, d_head) each
-    weights = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(d // heads), dim=-1)  # (h, n, n)
+    scores = q @ k.transpose(1, 2) / math.sqrt(d // heads)  # (h, n, n)
+    if key_mask is not None:
+        scores = scores.masked_fill(~key_mask[None, None, :], float("-inf"))
+    weights = torch.softmax(scores, dim=-1)  # (h, n, n)
     mixed = weights if keep is None else weights * keep[:, None, None]  # (h, n, n)
     context = (mixed @ v).transpose(0, 1).reshape(n, d)  # (n, d)
     return F.linear(context, p["o_w"], p["o_b"]), weights
 
 
-def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = None) -> dict:
-    """attentions (layers, h, n, n) and the last hidden states (n, d); head_mask (layers, h) of 0/1."""
+def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = None,
+            key_mask: torch.Tensor | None = None) -> dict:
+    """attentions (layers, h, n, n) and the last hidden states (n, d); head_mask (layers, h) of 0/1;
+    key_mask (n,) bool, False for padding keys (every query row ignores them)."""
     n = len(ids)
     x = w.embed(ids) + w.pos[:n] + w.type0  # (n, d)
     d = x.shape[-1]
@@ -55,7 +62,7 @@ def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = Non
     attentions = []
     for i, p in enumerate(w.layers):
         keep = None if head_mask is None else head_mask[i]
-        attn_out, weights = self_attention(x, p, w.heads, keep)
+        attn_out, weights = self_attention(x, p, w.heads, keep, key_mask)
         x = F.layer_norm(x + attn_out, (d,), p["ln1_w"], p["ln1_b"], w.eps)  # (n, d)
         ffn = F.linear(F.gelu(F.linear(x, p["fi_w"], p["fi_b"])), p["fo_w"], p["fo_b"])  # (n, d)
         x = F.layer_norm(x + ffn, (d,), p["ln2_w"], p["ln2_b"], w.eps)

@@ -15,6 +15,13 @@ from .analysis import check_length, top_k
 from .tokenization import Tokens
 
 MAX_GENERATE = 256
+TOLERANCE_ULPS = 64  # float32 round-off, scaled by the logits' size (measured diffs stay under 1e-4)
+
+
+def check_tolerance(logits) -> float:
+    """How far a right cached step may be from the full pass: eps(float32) · ULPS · max(1, |logits|)."""
+    import torch
+    return TOLERANCE_ULPS * float(torch.finfo(torch.float32).eps) * max(1.0, float(logits.abs().max()))
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,11 @@ class KVStepRecord:
     flops_cached: int
     flops_recompute: int
     max_diff: float | None      # cached vs full causal pass (logits and attention rows)
+    tolerance: float | None = None  # the most max_diff may be for a right cache (check_tolerance)
+    # With keep_steps=True, what the KV tab draws of this step, every layer (numpy float32):
+    rows: object = None         # (layers, heads, cached) attention of this token over the cache
+    q: object = None            # (layers, heads, d_head) this token's queries (after RoPE)
+    out: object = None          # (layers, d) each attention block's output (after W_O)
 
     def to_dict(self) -> dict:
         return {"position": self.position, "token": self.token, "generated": self.generated,
@@ -48,8 +60,17 @@ def step_flops(spec, ffn: int, t: int) -> tuple[int, int]:
     return cached, recompute
 
 
-def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True, head_mask=None):
-    """(records, cache, generated Tokens): one record per fed token; the cache is the real one at the end."""
+def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True, head_mask=None,
+                   keep_steps: bool = False, should_stop=None, one_pass: bool = False):
+    """(records, cache, generated Tokens): one record per fed token; the cache is the real one at the end.
+
+    keep_steps: each record also keeps its attention rows, queries and attention outputs (every
+    layer) for the KV tab. should_stop is polled between steps (core.cancel.Cancelled).
+    one_pass: check every step against ONE full causal pass over the whole sequence, made after the
+    last step (row t of a causal pass sees only tokens 0..t, so it is the prefix's own pass), instead
+    of one pass per prefix: n passes of up to n tokens become one (the window's KV tab at 64+ tokens).
+    """
+    from ..cancel import check as check_stop
     import torch
     from . import llama
     from .analysis import check_head_mask
@@ -62,19 +83,41 @@ def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True,
     mask = check_head_mask(model, head_mask)
     w, spec = model.weights, model.spec
     ffn = w.layers[0]["gate"].shape[0]
-    cache, ids, records = llama.KVCache(), list(tokens.ids), []
+    cache, ids, records, outs = llama.KVCache(), list(tokens.ids), [], []
     with torch.inference_mode():
         for pos in range(len(tokens.ids) + generate):
+            check_stop(should_stop, "generation")
             out = llama.step(w, cache, ids[pos], mask)
-            diff = _check(w, ids[:pos + 1], out, mask) if check else None
+            diff = _check(w, ids[:pos + 1], out, mask) if check and not one_pass else None
+            if check and one_pass:
+                outs.append((out["logits"], out["rows"]))
             top = top_k(model, out["logits"])
             per_head = cache.nbytes // spec.kv_heads
+            arrays = ({name: out[key].float().cpu().numpy() for name, key in
+                       (("rows", "rows"), ("q", "q"), ("out", "attn_out"))} if keep_steps else {})
             records.append(KVStepRecord(
                 pos, model.tokenizer.encode_ids([ids[pos]]).labels[0], pos >= len(tokens.ids), top,
-                cache.length, cache.nbytes, per_head * spec.heads, *step_flops(spec, ffn, pos), diff))
+                cache.length, cache.nbytes, per_head * spec.heads, *step_flops(spec, ffn, pos), diff,
+                check_tolerance(out["logits"]) if check else None, **arrays))
             if pos + 1 == len(ids) and len(ids) < len(tokens.ids) + generate:
                 ids.append(top[0][2])  # greedy: the likeliest token
+        if outs:
+            check_stop(should_stop, "generation")
+            records = _check_once(w, ids, outs, mask, records)
     return records, cache, model.tokenizer.encode_ids(ids[len(tokens.ids):])
+
+
+def _check_once(w, ids: list[int], outs: list, mask, records: list) -> list:
+    """Each step's logits and attention rows against row t of one full causal pass over `ids`."""
+    from dataclasses import replace
+    from . import llama
+    full = llama.forward(w, ids, mask)
+    checked = []
+    for t, ((logits, rows), record) in enumerate(zip(outs, records)):
+        diff = max((full["logits"][t] - logits).abs().max(),
+                   (full["attentions"][:, :, t, :t + 1] - rows).abs().max())
+        checked.append(replace(record, max_diff=float(diff)))
+    return checked
 
 
 def _check(w, prefix: list[int], out: dict, mask) -> float:

@@ -57,8 +57,9 @@ def project_qkv(w: LlamaWeights, p: dict, h: torch.Tensor, positions: torch.Tens
     return rope(q, positions, w.rope_theta), rope(k, positions, w.rope_theta), v
 
 
-def attend(w: LlamaWeights, p: dict, q, k, v, causal: bool, keep):
-    """q (heads, nq, dh) against k, v (kv_heads, nk, dh) -> output (nq, d), weights (heads, nq, nk)."""
+def attend(w: LlamaWeights, p: dict, q, k, v, causal: bool, keep, key_mask=None):
+    """q (heads, nq, dh) against k, v (kv_heads, nk, dh) -> output (nq, d), weights (heads, nq, nk).
+    key_mask (nk,) bool: False = a padding key (weight exactly 0)."""
     group = w.heads // w.kv_heads
     k, v = k.repeat_interleave(group, dim=0), v.repeat_interleave(group, dim=0)  # (heads, nk, dh)
     scores = q @ k.transpose(1, 2) / math.sqrt(w.d_head)  # (heads, nq, nk)
@@ -66,6 +67,8 @@ def attend(w: LlamaWeights, p: dict, q, k, v, causal: bool, keep):
         nq, nk = scores.shape[1:]
         future = torch.ones(nq, nk, dtype=torch.bool, device=q.device).triu(nk - nq + 1)
         scores = scores.masked_fill(future, float("-inf"))
+    if key_mask is not None:
+        scores = scores.masked_fill(~key_mask[None, None, :], float("-inf"))
     weights = torch.softmax(scores, dim=-1)  # (heads, nq, nk)
     mixed = weights if keep is None else weights * keep[:, None, None]
     context = (mixed @ v).transpose(0, 1).reshape(q.shape[1], -1)  # (nq, d)
@@ -76,15 +79,17 @@ def mlp(p: dict, x: torch.Tensor) -> torch.Tensor:
     return F.linear(F.silu(F.linear(x, p["gate"])) * F.linear(x, p["up"]), p["down"])  # (n, d)
 
 
-def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = None) -> dict:
-    """The full causal pass: attentions (layers, heads, n, n), logits (n, vocab)."""
+def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = None,
+            key_mask: torch.Tensor | None = None) -> dict:
+    """The full causal pass: attentions (layers, heads, n, n), logits (n, vocab); key_mask (n,) bool
+    marks padding keys False (a padded batch row: no query attends to them)."""
     x = w.embed[torch.as_tensor(ids, device=w.embed.device)]  # (n, d)
     positions = torch.arange(len(ids), device=x.device)
     attentions = []
     for i, p in enumerate(w.layers):
         q, k, v = project_qkv(w, p, rms_norm(x, p["attn_norm"], w.eps), positions)
         keep = None if head_mask is None else head_mask[i]
-        out, weights = attend(w, p, q, k, v, causal=True, keep=keep)
+        out, weights = attend(w, p, q, k, v, causal=True, keep=keep, key_mask=key_mask)
         x = x + out
         x = x + mlp(p, rms_norm(x, p["ffn_norm"], w.eps))
         attentions.append(weights)
@@ -109,11 +114,15 @@ class KVCache:
 
 
 def step(w: LlamaWeights, cache: KVCache, token: int, head_mask: torch.Tensor | None = None) -> dict:
-    """Feed one token at position cache.length; the cache grows by one. logits (vocab,), rows (layers, heads, t+1)."""
+    """Feed one token at position cache.length; the cache grows by one.
+
+    logits (vocab,), rows (layers, heads, t+1), and per layer the query q (layers, heads, d_head)
+    and the attention block's output after W_O (layers, d): what the KV tab draws.
+    """
     pos = cache.length
     x = w.embed[token][None]  # (1, d)
     positions = torch.tensor([pos], device=x.device)
-    rows = []
+    rows, queries, outputs = [], [], []
     for i, p in enumerate(w.layers):
         q, k, v = project_qkv(w, p, rms_norm(x, p["attn_norm"], w.eps), positions)  # (h|kv, 1, dh)
         if pos == 0:
@@ -127,5 +136,8 @@ def step(w: LlamaWeights, cache: KVCache, token: int, head_mask: torch.Tensor | 
         x = x + out
         x = x + mlp(p, rms_norm(x, p["ffn_norm"], w.eps))
         rows.append(weights[:, 0])  # (heads, pos+1)
+        queries.append(q[:, 0])  # (heads, dh)
+        outputs.append(out[0])  # (d,)
     logits = torch.mv(w.output, rms_norm(x, w.out_norm, w.eps)[0])  # (vocab,); mv: 2x F.linear's speed here
-    return {"logits": logits, "rows": torch.stack(rows)}
+    return {"logits": logits, "rows": torch.stack(rows), "q": torch.stack(queries),
+            "attn_out": torch.stack(outputs)}

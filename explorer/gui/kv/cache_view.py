@@ -35,6 +35,12 @@ def _rect_item(pen: QPen, brush: QBrush) -> QGraphicsRectItem:
     return item
 
 
+def kv_heads(config) -> int:
+    """K/V heads of a trace's config: the query heads, unless the model groups them (a pretrained
+    decoder's LearnedKVConfig: 9 query heads read 3 K/V heads)."""
+    return getattr(config, "kv_heads", config.n_heads)
+
+
 def concat_heads(per_head: np.ndarray) -> np.ndarray:
     """(h, n, d_head) -> (n, h * d_head): head 0's columns first, like the model's concat."""
     h, n, d_head = per_head.shape
@@ -86,7 +92,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
             for item in items:
                 plot.addItem(item)
         self._separators: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
-        self._separator_layout: tuple[int, int] | None = None  # (heads, d_head) drawn
+        self._separator_layout: tuple[int, int, int] | None = None  # (heads, kv_heads, d_head) drawn
         self._value_texts: list[list[pg.TextItem]] = []  # [head][key], only for small traces
         self._pad_marks: list[tuple[int, QGraphicsRectItem]] = []  # (key, hatched column)
 
@@ -159,11 +165,12 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.head = head
         if trace is None:
             return
-        keys, values = trace.keys, trace.values  # (h, n, d_head) each
+        keys, values = trace.keys, trace.values  # (kv_heads, n, d_head) each
+        group = trace.config.n_heads // kv_heads(trace.config)  # query heads per K/V head
         if head is None:
-            k, v = concat_heads(keys), concat_heads(values)  # (n, d)
+            k, v = concat_heads(keys), concat_heads(values)  # (n, kv_heads * d_head)
         else:
-            k, v = keys[head], values[head]  # (n, d_head)
+            k, v = keys[head // group], values[head // group]  # (n, d_head)
         levels = symmetric_levels(k, v)
         big = k.size > 256 * 256
         for item, array in ((self.k_item, k), (self.v_item, v)):
@@ -172,15 +179,19 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._q_levels = symmetric_levels(self._q_all if head is None else self._q_all[:, head])
         n, width = k.shape
         self._width = width
+        q_width = self._q_all.shape[2] if head is not None else self._q_all.shape[1] * self._q_all.shape[2]
         which = "" if head is None else translate("kv.cache_view",
                                                   ", head {head}").format(head=head)  # all heads: the combo says so
+        if head is not None and group > 1:
+            which += translate("kv.cache_view", " (its K/V head {kv}, shared by {group} query heads)").format(
+                kv=head // group, group=group)
         for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
             show_cells(plot, n, width)
             set_count_ticks(plot.getAxis("bottom"), width)
             set_title(plot, translate("kv.cache_view", "{name} cache{which} ({n} × {width})").format(
                 name=name, which=which, n=n, width=width))
-        show_cells(self.q_plot, 1, width)
-        set_count_ticks(self.q_plot.getAxis("bottom"), width)
+        show_cells(self.q_plot, 1, q_width)
+        set_count_ticks(self.q_plot.getAxis("bottom"), q_width)
         set_count_ticks(self.out_plot.getAxis("bottom"), trace.config.d_model)
         show_cells(self.out_plot, 1, trace.config.d_model)
         self._draw_separators(head)
@@ -193,7 +204,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         """Lines between heads in the concatenated view (kept while the head layout is the same)."""
         cfg = self.trace.config
         wanted = head is None and cfg.n_heads <= MAX_SEPARATORS
-        layout = (cfg.n_heads, cfg.d_head) if wanted else None
+        layout = (cfg.n_heads, kv_heads(cfg), cfg.d_head) if wanted else None
         if layout == self._separator_layout:
             return
         self._separator_layout = layout
@@ -202,8 +213,8 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._separators = []
         if not wanted:
             return
-        for plot in (self.k_plot, self.v_plot, self.q_plot):
-            for i in range(1, cfg.n_heads):
+        for plot, heads in ((self.k_plot, kv_heads(cfg)), (self.v_plot, kv_heads(cfg)), (self.q_plot, cfg.n_heads)):
+            for i in range(1, heads):
                 line = pg.InfiniteLine(i * cfg.d_head - 0.5, angle=90, pen=pg.mkPen("#333333", width=1))
                 line.setZValue(5)
                 plot.addItem(line)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QTimer, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ...app.learned_kv import LearnedKVTrace
 from ...core import KVTrace
 from . import text as kv_text
 from .cache_view import KVCacheView
@@ -45,6 +46,8 @@ class KVPanel(QWidget):
          self.cum_label, self.check_label) = (QLabel() for _ in range(6))
         self.empty_label = QLabel(translate("kv.panel",
                                             "The KV-cache timeline appears when a trace has been computed."))
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self._build_layout()
         self._connect()
         self.set_presentation(False)
@@ -140,6 +143,7 @@ class KVPanel(QWidget):
         self.timer.stop()
         self.trace = trace
         self.empty_label.hide()
+        self._show_body(True)
         self.controls.set_steps(len(trace.steps), trace.config.n_heads,
                                 self.controls.head_combo.currentData())
         self.cache_view.set_trace(trace, self.controls.head_combo.currentData())
@@ -149,6 +153,18 @@ class KVPanel(QWidget):
             self.timer.start()
         self.controls.show_playing(self.is_playing)
         self.head_choice_changed.emit(self.head_choice)
+
+    def show_message(self, text: str) -> None:
+        """No trace to step through: say why (an encoder has no KV cache; a decoder's is coming)."""
+        self.pause()
+        self.trace = None
+        self.empty_label.setText(text)
+        self.empty_label.show()
+        self._show_body(False)
+
+    def _show_body(self, on: bool) -> None:
+        for widget in (self.controls, self.cache_view, self.flops_plot, self.counters):
+            widget.setVisible(on)
 
     @property
     def head_choice(self) -> int:
@@ -212,6 +228,7 @@ class KVPanel(QWidget):
         for label in self._counter_labels() + [self.empty_label]:
             label.setFont(ui_font(COUNTER_PT[on], bold=label is self.check_label))
             label.setFixedHeight(label.fontMetrics().height() + 6)
+        self.empty_label.setFont(ui_font(13 if on else 10))  # may be a paragraph: wraps, own height
         if on:
             self.side.addWidget(self.counters)  # moves it: beside the caches, under the curves
         else:
@@ -244,18 +261,25 @@ class KVPanel(QWidget):
         self.cache_view.show_step(step)
         self.flops_plot.show_step(step)
         self.controls.show_step(step, self.step_count)
-        self.tokens_label.setText(kv_text.tokens_line(s, cfg.n_tokens))
-        self.bytes_label.setText(kv_text.bytes_line(s, cfg))
-        self.step_flops_label.setText(kv_text.step_flops_line(s, cfg))
-        self.recompute_label.setText(kv_text.recompute_flops_line(s, cfg))
-        self.cum_label.setText(kv_text.cumulative_line(s))
+        for label, line in zip(self._counter_labels(), self._lines(step)):
+            label.setText(line)
         ok = kv_text.check_passed(s, cfg.dtype)
-        self.check_label.setText(kv_text.check_line(s, cfg.dtype))
         self._fit_counter_heights()
         if ok != self._check_ok:  # restyling is not free: only when the verdict flips
             self._check_ok = ok
             set_text_colour(self.check_label, OK_COLOUR if ok else BAD_COLOUR)
         self.step_changed.emit(step)
+
+    def _lines(self, step: int) -> tuple[str, ...]:
+        """The six counter lines; a pretrained decoder's trace writes its own (whole-model bytes
+        with grouped-query attention, FLOPs of every layer, the check of the whole step)."""
+        trace = self.trace
+        if isinstance(trace, LearnedKVTrace):
+            return trace.counter_lines(step)
+        s, cfg = trace.steps[step], trace.config
+        return (kv_text.tokens_line(s, cfg.n_tokens), kv_text.bytes_line(s, cfg),
+                kv_text.step_flops_line(s, cfg), kv_text.recompute_flops_line(s, cfg),
+                kv_text.cumulative_line(s), kv_text.check_line(s, cfg.dtype))
 
     def _advance(self) -> None:
         if self._step >= self.step_count - 1:

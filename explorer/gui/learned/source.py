@@ -4,16 +4,18 @@ Bound to ``LearnedState``: the combo lists "random (course)" and every model (on
 listed disabled, its install command as the tooltip); for a pretrained model the text box takes
 free text (applied after a pause while typing, on Enter or on leaving the box), the model's sizes
 are shown (not sliders) and a slider picks the layer. A busy bar runs while a model loads or runs.
+The padding box appends padding tokens masked as keys (a batch row padded to a longer sentence).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QSlider,
-                               QVBoxLayout, QWidget)
+                               QSpinBox, QVBoxLayout, QWidget)
 
 from ...app.learned_state import RANDOM, LearnedState
 from ...core.learned import MODELS, is_installed
+from ...core.learned.analysis import MAX_PADDING
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 TYPING_PAUSE_MS = 400
@@ -61,12 +63,17 @@ class ModelSourceControl(QWidget):
         self.layer_slider.setPageStep(1)
         self._pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
         self._pause.timeout.connect(self.apply_text)
-        self._model_widgets = (self.info, self.edit, self.layer_label, self.layer_slider)
+        self.padding = QSpinBox()
+        self.padding.setRange(0, MAX_PADDING)
+        self._label_padding()
+        self._model_widgets = (self.info, self.edit, self.layer_label, self.layer_slider, self.padding)
         self._build_layout()
         self.combo.activated.connect(self._on_combo)
         self.edit.textEdited.connect(lambda _t: self._pause.start())
         self.edit.editingFinished.connect(self.apply_text)
         self.layer_slider.valueChanged.connect(state.set_layer)
+        self.padding.valueChanged.connect(state.set_padding)
+        state.padding_changed.connect(lambda _n: self.sync())
         state.source_changed.connect(self.sync)
         state.layer_changed.connect(lambda _l: self.sync())
         state.text_changed.connect(self._on_text)
@@ -86,9 +93,17 @@ class ModelSourceControl(QWidget):
                 tip = translate("learned.source", "not installed: {command}").format(command=spec.install_command)
             self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
 
+    def _label_padding(self) -> None:
+        self.padding.setPrefix(translate("learned.source", "padding: + "))
+        self.padding.setSuffix(translate("learned.source", " tokens (masked as keys)"))
+        self.padding.setSpecialValueText(translate("learned.source", "padding: none"))
+        self.padding.setToolTip(translate("learned.source", "Append padding tokens, as a batch pads a shorter "
+                                          "sentence; the attention mask gives them weight 0"))
+
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
+            self._label_padding()
             self._label_items()
             self.sync()
 
@@ -104,6 +119,7 @@ class ModelSourceControl(QWidget):
         layout.addWidget(self.edit)
         layout.addWidget(self.layer_label)
         layout.addWidget(self.layer_slider)
+        layout.addWidget(self.padding)
 
     def sync(self, *_args) -> None:
         """Show the state's source, sizes and layer."""
@@ -120,6 +136,8 @@ class ModelSourceControl(QWidget):
         with QSignalBlocker(self.layer_slider):
             self.layer_slider.setRange(0, spec.layers - 1)
             self.layer_slider.setValue(state.layer)
+        with QSignalBlocker(self.padding):
+            self.padding.setValue(state.padding)
         self.layer_label.setText(translate("learned.source", "layer {layer} of 0–{last}").format(layer=state.layer, last=spec.layers - 1))
 
     def apply_text(self) -> None:

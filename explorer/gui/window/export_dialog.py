@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox,
 
 from .figures import ExportOptions
 from ...export.files import ExportError, check_name, write_files
-from .from_window import available_specs, current_spec, export_from_window
+from .from_window import available_specs, current_spec, default_file_name, export_from_window, unavailable_note
 from ...export.naming import FORMATS
 from ...export.theme import BACKGROUNDS
 from ..plotting.fonts import set_text_colour
@@ -167,15 +167,12 @@ class ExportDialog(QDialog):
         self.export_button.setEnabled(not (is_window and fmt == "csv"))
         self.message.setText(translate("window.export_dialog",
                                        "The whole window is exported as it looks (PNG or SVG).")
-                             if is_window else "")
+                             if is_window else unavailable_note(self.window_))
         if not self._name_edited:
             self.name.setText(self._default_name(fmt))
 
     def _default_name(self, fmt: str) -> str:
-        from ...export.naming import default_name
-        state = self.window_.state
-        config = state.result.config if state.result is not None else state.config
-        return default_name(self.spec(), config, fmt)
+        return default_file_name(self.window_, self.spec(), fmt)
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export to folder", self.folder.text())

@@ -1,9 +1,14 @@
 """Build the figures to export offscreen, from a config or from results already computed.
 
-A figure is the real view (HeadsGrid, PEPanel, KVPanel) built fresh, fed the core's
-results synchronously, styled white or dark and wrapped in a `FigureFrame` with an
-optional settings line. Nothing is shown on screen and the live window is never touched,
-so exporting cannot disturb what the class is looking at.
+A figure is the real view (HeadsGrid, PEPanel, KVPanel), fed the core's results
+synchronously, styled white or dark and wrapped in a `FigureFrame` with an optional
+settings line. Nothing is shown on screen and the live window is never touched, so
+exporting cannot disturb what the class is looking at.
+
+The command line builds each view fresh. The window keeps one frame per kind and
+background in its `FigureCache` and refills it: every new view, plot item and paint device
+costs PySide6 6.11 references it never gives back (issue 11's soak: Copy figure and Export
+were most of the growth), while refilling a view only updates its items.
 """
 
 from __future__ import annotations
@@ -65,21 +70,32 @@ def default_view_size(spec: FigureSpec, config: AttentionConfig) -> QSize:
     return {"head": SINGLE_HEAD, "pe": PE_SIZE, "kv": KV_SIZE}.get(spec.kind, PE_SIZE)
 
 
+VIEW_CLASSES = {"heads": HeadsGrid, "head": HeadsGrid, "pe": PEPanel, "kv": KVPanel}
+
+
 def build_view(spec: FigureSpec, result: AttentionResult, trace: KVTrace | None = None,
                look: ViewOptions | None = None) -> QWidget:
     """A fresh view of `spec` holding the given results (the GUI's own widget classes)."""
+    if spec.kind not in VIEW_CLASSES:
+        raise ValueError(f"no offscreen view for {spec}")
+    view = VIEW_CLASSES[spec.kind]()
+    fill_view(view, spec, result, trace, look)
+    return view
+
+
+def fill_view(view: QWidget, spec: FigureSpec, result, trace: KVTrace | None = None,
+              look: ViewOptions | None = None) -> None:
+    """Give a view (fresh, or reused from a FigureCache) the results and drawing options of `spec`."""
     look = look or ViewOptions()
     if spec.kind in ("heads", "head"):
-        return _heads_view(spec, result, look)
-    if spec.kind == "pe":
-        return _pe_view(result, look)
-    if spec.kind == "kv":
-        return _kv_view(spec, trace if trace is not None else run_kv_cache(result.config), look)
-    raise ValueError(f"no offscreen view for {spec}")
+        _fill_heads(view, spec, result, look)
+    elif spec.kind == "pe":
+        _fill_pe(view, result, look)
+    else:
+        _fill_kv(view, spec, trace if trace is not None else run_kv_cache(result.config), look)
 
 
-def _heads_view(spec: FigureSpec, result: AttentionResult, look: ViewOptions) -> QWidget:
-    view = HeadsGrid()
+def _fill_heads(view: HeadsGrid, spec: FigureSpec, result, look: ViewOptions) -> None:
     if look.colormap:
         view.set_colormap(look.colormap)
     if look.show_values:
@@ -88,29 +104,120 @@ def _heads_view(spec: FigureSpec, result: AttentionResult, look: ViewOptions) ->
     view.set_result(result)
     if spec.kind == "head":
         view.set_focus_head(spec.index)
-    return view
+    elif view.focus_head() is not None:  # a reused grid that showed one head
+        view.set_focus_head(None)
 
 
-def _pe_view(result: AttentionResult, look: ViewOptions) -> QWidget:
-    view = PEPanel()
+def _fill_pe(view: PEPanel, result: AttentionResult, look: ViewOptions) -> None:
     view.set_presentation(look.presentation)
     view.set_result(result)
     if look.pe_positions:
         view.set_positions(look.pe_positions)
     if look.pe_dims is not None:
         view.set_dims(look.pe_dims)
-    return view
 
 
-def _kv_view(spec: FigureSpec, trace: KVTrace, look: ViewOptions) -> QWidget:
-    view = KVPanel()
+def _fill_kv(view: KVPanel, spec: FigureSpec, trace: KVTrace, look: ViewOptions) -> None:
     view.set_presentation(look.presentation)
     view.set_trace(trace)
     view.pause()
     if look.kv_head_choice is not None:
         view.set_head_choice(look.kv_head_choice)
     view.set_step(spec.index)
-    return view
+
+
+class FigureCache:
+    """The window's offscreen frames, one per (view class, background), refilled for each export.
+
+    A frame is reused for results of the same kind (a random model's or a pretrained layer's),
+    whatever their tokens and head count, as the live views are: a refilled grid can draw its
+    cell edges up to 1 px off a fresh grid's (its view box keeps a sub-pixel offset), which the
+    tests allow and the eye does not see; rebuilding on every change of shape would leak as
+    before (the soak changes the config between almost every two copies). Only frames whose drawing
+    options are all given are kept (a window's exports always give them); anything else is
+    built fresh and discarded. `clear()` closes and deletes them (the window does on close: a
+    shown offscreen pyqtgraph widget must not outlive the app).
+    """
+
+    def __init__(self):
+        self._frames: dict[tuple, tuple[tuple, FigureFrame]] = {}  # key -> (shape, frame)
+
+    @staticmethod
+    def key(spec: FigureSpec, background: str, look: ViewOptions | None) -> tuple | None:
+        if look is None or spec.kind not in VIEW_CLASSES:
+            return None
+        complete = {"heads": look.colormap and look.show_values, "head": look.colormap and look.show_values,
+                    "pe": look.pe_positions and look.pe_dims is not None,
+                    "kv": look.kv_head_choice is not None}[spec.kind]
+        return (VIEW_CLASSES[spec.kind].__name__, background) if complete else None
+
+    @staticmethod
+    def shape(spec: FigureSpec, result, trace) -> tuple:
+        """What a kept frame must have drawn before to be refilled: the same kind of results."""
+        return (type(trace if spec.kind == "kv" else result).__name__,)
+
+    def take(self, key: tuple | None, shape: tuple) -> FigureFrame | None:
+        """The kept frame for `key` if it was laid out for `shape`; one for another shape is discarded."""
+        if key is None or key not in self._frames:
+            return None
+        kept_shape, frame = self._frames[key]
+        if kept_shape == shape:
+            return frame
+        del self._frames[key]
+        discard(frame)
+        return None
+
+    def get(self, key: tuple | None) -> FigureFrame | None:
+        return None if key is None or key not in self._frames else self._frames[key][1]
+
+    def put(self, key: tuple | None, shape: tuple, frame: FigureFrame) -> None:
+        if key is not None:
+            self._frames[key] = (shape, frame)
+
+
+    def holds(self, frame: QWidget) -> bool:
+        return any(frame is kept for _shape, kept in self._frames.values())
+
+    def release(self, frame: QWidget) -> None:
+        """Done with a frame: a kept one is hidden for next time, any other discarded."""
+        if self.holds(frame):
+            frame.hide()
+        else:
+            discard(frame)
+
+    def clear(self) -> None:
+        frames, self._frames = [frame for _shape, frame in self._frames.values()], {}
+        for frame in frames:
+            discard(frame)
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+
+def window_figure_cache(window) -> FigureCache:
+    """The window's FigureCache, made on its first export (this module is not imported before)."""
+    cache = getattr(window, "figure_cache", None)
+    if cache is None:
+        cache = window.figure_cache = FigureCache()
+    return cache
+
+
+def framed_view(spec: FigureSpec, result, trace, look: ViewOptions | None, background: str,
+                cache: FigureCache | None = None) -> FigureFrame:
+    """A frame holding spec's view filled with `result`/`trace`: the cache's, refilled, or a new one."""
+    if spec.kind == "kv" and trace is None:
+        trace = run_kv_cache(result.config)
+    key = cache.key(spec, background, look) if cache is not None else None
+    shape = FigureCache.shape(spec, result, trace) if key is not None else ()
+    frame = cache.take(key, shape) if key is not None else None
+    if frame is None:
+        frame = FigureFrame(build_view(spec, result, trace, look), background, "")
+        if key is not None:
+            cache.put(key, shape, frame)
+    else:
+        fill_view(frame.view, spec, result, trace, look)
+    hide_controls(frame.view)
+    return frame
 
 
 INPUT_TYPES = (QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit)
@@ -144,12 +251,11 @@ def _layout_holding(widget: QWidget) -> QLayout | None:
 
 def build_figure(spec: FigureSpec, result: AttentionResult, trace: KVTrace | None = None, *,
                  background: str = "white", title: bool = False, size: QSize | None = None,
-                 look: ViewOptions | None = None) -> FigureFrame:
+                 look: ViewOptions | None = None, cache: FigureCache | None = None) -> FigureFrame:
     """The view in a frame, laid out offscreen at `size` (default: `default_view_size` + frame)."""
-    view = build_view(spec, result, trace, look)
-    hide_controls(view)
+    frame = framed_view(spec, result, trace, look, background, cache)
     line = settings_title(result.config, spec)
-    frame = FigureFrame(view, background, line if title else "")
+    frame.set_title(line if title else "")
     frame.description = line  # written into the PNG / SVG metadata, title shown or not
     if size is None:
         size = frame.size_for_view(default_view_size(spec, result.config))
@@ -188,8 +294,10 @@ def csv_pieces(spec: FigureSpec, result: AttentionResult, trace: KVTrace | None 
 
 def export_items(config: AttentionConfig, specs: list[FigureSpec], options: ExportOptions,
                  result: AttentionResult | None = None, trace: KVTrace | None = None,
-                 look: ViewOptions | None = None, size: QSize | None = None) -> list[tuple[str, Content]]:
+                 look: ViewOptions | None = None, size: QSize | None = None,
+                 cache: FigureCache | None = None) -> list[tuple[str, Content]]:
     """(default file name, file content) for every spec, computed and rendered synchronously.
+    With a `cache` (the window's) the offscreen frames are reused.
 
     Nothing is written here: the caller hands the list to `files.write_files`. A CSV is
     `Streamed`: its text is made while it is written (`bytes(content)` gives it whole).
@@ -204,11 +312,11 @@ def export_items(config: AttentionConfig, specs: list[FigureSpec], options: Expo
             items.append((name, _streamed_csv(spec, result, trace)))
             continue
         frame = build_figure(spec, result, trace, background=options.background, title=options.title,
-                             size=size, look=look)
+                             size=size, look=look, cache=cache)
         try:
             items.append((name, figure_bytes(frame, options)))
         finally:
-            discard(frame)
+            release(frame, cache)
     return items
 
 
@@ -216,6 +324,37 @@ def _streamed_csv(spec: FigureSpec, result: AttentionResult, trace: KVTrace | No
     if spec.kind not in ("heads", "head", "pe", "kv"):
         raise ValueError(f"no CSV for {spec}")
     return Streamed(lambda: csv_export.csv_bytes(csv_pieces(spec, result, trace)))
+
+
+def release(frame: QWidget, cache: FigureCache | None) -> None:
+    """Done with an exported frame: kept by the cache, or discarded; then the freed heap goes back."""
+    if cache is not None:
+        cache.release(frame)
+    else:
+        discard(frame)
+    give_back_freed_memory()
+
+
+def give_back_freed_memory() -> bool:
+    """Hand freed heap pages back to the system (glibc's malloc_trim; False elsewhere).
+
+    A 2x render allocates and frees tens of MB; glibc keeps those arenas for reuse, so the
+    window's RSS rose with every copy although nothing leaked (issue 11's soak: in-use memory
+    +41 MB, RSS +101 MB over 3,000 actions). Trimming costs a few ms after an export."""
+    global _LIBC
+    if _LIBC is None:
+        try:
+            import ctypes
+            _LIBC = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC is False:
+        return False
+    _LIBC(0)
+    return True
+
+
+_LIBC = None  # glibc's malloc_trim once looked up; False where there is none
 
 
 def discard(frame: QWidget) -> None:

@@ -12,8 +12,10 @@ import time
 
 from PySide6.QtWidgets import QWidget
 
-from .figures import ExportOptions, ViewOptions, discard, export_items
-from .learned_export import pretrained_heads_export, shows_pretrained
+from ...app.learned_kv import LearnedKVTrace
+from .figures import ExportOptions, ViewOptions, discard, export_items, window_figure_cache
+from .learned_export import (file_name, learned_kv_trace, not_offered, pretrained_heads_export,
+                             pretrained_kv_export, shows_pretrained)
 from ...export.files import ExportError
 from ..plotting.i18n import translate
 from ...export.naming import FigureSpec, default_name, settings_title
@@ -29,10 +31,14 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
         return [(translate("window.from_window", "Whole window"), WINDOW)]
     specs = [(translate("window.from_window", "Whole window"), WINDOW),
              (translate("window.from_window", "Heads grid"), FigureSpec("heads"))]
-    if shows_pretrained(window):  # a pretrained layer: its heads, no PE or KV figure
-        return specs + [(translate("window.from_window", "Head {head}").format(head=h),
-                         FigureSpec("head", h))
-                        for h in range(window.heads_grid.shown_result().n_heads)]
+    if shows_pretrained(window):  # a pretrained layer: its heads, a decoder's real KV cache, no PE
+        specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head", h))
+                  for h in range(window.heads_grid.shown_result().n_heads)]
+        trace = learned_kv_trace(window)
+        if trace is not None:
+            specs.append((translate("window.from_window", "KV cache at step {step} (layer {layer})").format(
+                step=window.kv_panel.step, layer=trace.config.layer), FigureSpec("kv", window.kv_panel.step)))
+        return specs
     specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head", h))
               for h in range(result.config.n_heads)]
     specs.append((translate("window.from_window", "Positional-encoding panel"), FigureSpec("pe")))
@@ -51,8 +57,10 @@ def current_spec(window) -> FigureSpec:
     if page is window.heads_grid:
         head = window.focus_head()
         return FigureSpec("heads") if head is None else FigureSpec("head", head)
-    if page is window.pe_panel:
+    if page is window.pe_panel and not shows_pretrained(window):
         return FigureSpec("pe")
+    if page is window.kv_panel and learned_kv_trace(window) is not None:
+        return FigureSpec("kv", window.kv_panel.step)
     if page is window.kv_panel and _kv_trace(window) is not None:
         return FigureSpec("kv", window.state.view.kv_step)
     return WINDOW
@@ -84,6 +92,8 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     config = state.result.config if state.result is not None else state.config
     if spec.kind in ("heads", "head") and shows_pretrained(window):
         return pretrained_heads_export(window, spec, options)
+    if spec.kind == "kv" and learned_kv_trace(window) is not None:
+        return pretrained_kv_export(window, spec, options, view_options(window))
     if spec.kind == "window":
         return default_name(spec, config, options.fmt), window_bytes(window, options)
     if state.result is None:
@@ -92,7 +102,7 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     if size.width() < 50 or size.height() < 50:  # a tab never shown: use the CLI's size
         size = None
     items = export_items(config, [spec], options, result=state.result, trace=_kv_trace(window),
-                         look=view_options(window), size=size)
+                         look=view_options(window), size=size, cache=figure_cache(window))
     return items[0]
 
 
@@ -106,9 +116,30 @@ def window_bytes(window: QWidget, options: ExportOptions) -> bytes:
     raise ExportError("the whole window can be exported as PNG or SVG, not CSV")
 
 
+def figure_cache(window):
+    """The window's reused offscreen frames (figures.window_figure_cache)."""
+    return window_figure_cache(window)
+
+
+def default_file_name(window, spec: FigureSpec, fmt: str) -> str:
+    """The name a figure of this window gets (a pretrained model's: model and layer)."""
+    from ...export.naming import default_name
+    if shows_pretrained(window) and spec.kind in ("heads", "head", "kv"):
+        return file_name(window.heads_grid.shown_result(), spec, fmt)
+    state = window.state
+    return default_name(spec, state.result.config if state.result is not None else state.config, fmt)
+
+
+def unavailable_note(window) -> str:
+    """Why some figures are not in the list (a pretrained model has no PE figure), or ""."""
+    return not_offered(window) if shows_pretrained(window) else ""
+
+
 def _kv_trace(window):
     """The trace the KV panel shows (it may be newer than state.kv_trace)."""
     trace = window.kv_panel.trace
+    if isinstance(trace, LearnedKVTrace):  # a pretrained decoder's cache (learned_export's)
+        trace = None
     return trace if trace is not None else window.state.kv_trace
 
 

@@ -1,9 +1,12 @@
-"""Export the heads grid while it shows a pretrained layer (PNG, SVG or CSV).
+"""Export the heads grid, and a decoder's real KV cache, while a pretrained model is shown (PNG, SVG or CSV).
 
 The random model's figures are built from a config (figures.py); a pretrained layer has no
 config, so its grid is rebuilt offscreen from the `LayerPicture` the live grid shows, with the
 window's drawing options and the live grid's size, and named after the model and layer
-(heads_minilm-l6_layer2.png, head5_smollm2-135m_layer18.csv).
+(heads_minilm-l6_layer2.png, head5_smollm2-135m_layer18.csv). The KV tab's real cache of a
+decoder (a LearnedKVTrace) is drawn by a fresh KV panel like the random model's
+(kv_step5_smollm2-135m_layer3.png). The PE panel is the course model's sinusoidal table: no
+pretrained model here uses it, so it is not offered, and `not_offered` says why.
 """
 
 from __future__ import annotations
@@ -11,13 +14,15 @@ from __future__ import annotations
 import csv
 import io
 
-from ...export.frame import FigureFrame
+from ...app.learned_kv import LearnedKVTrace
+from ...core.learned import MODELS
+from ...export.csv_export import kv_chunks
 from ...export.naming import FigureSpec
 from ...export.render import settle
-from ..heads.grid import HeadsGrid
 from ..learned.source import kind_name
 from ..plotting.i18n import translate
-from .figures import ExportOptions, discard, figure_bytes
+from .figures import (ExportOptions, ViewOptions, figure_bytes, framed_view, release,
+                      window_figure_cache)
 
 CSV_COLUMNS = ("model", "layer", "head", "query", "query_token", "key", "key_token", "weight")
 
@@ -28,9 +33,49 @@ def shows_pretrained(window) -> bool:
         and hasattr(window.heads_grid.shown_result(), "analysis")
 
 
+def learned_kv_trace(window) -> LearnedKVTrace | None:
+    """The decoder's real cache the KV tab shows, if it shows one."""
+    trace = getattr(window.kv_panel, "trace", None)
+    return trace if isinstance(trace, LearnedKVTrace) and shows_pretrained(window) else None
+
+
+def not_offered(window) -> str:
+    """Why the PE (and, for an encoder, the KV) figure is not offered while a pretrained model is shown."""
+    spec = MODELS[window.learned.source]
+    how = (translate("window.learned_export", "rotary position embeddings (RoPE) inside attention")
+           if spec.kind == "decoder" else translate("window.learned_export", "learned position embeddings"))
+    text = translate("window.learned_export", "No positional-encoding figure: that panel shows the course model's "
+                     "sinusoidal table, and {model} uses {how}.").format(model=spec.name, how=how)
+    if spec.kind != "decoder":
+        text += " " + translate("window.learned_export", "No KV-cache figure: an encoder has no KV cache.")
+    elif learned_kv_trace(window) is None:
+        text += " " + translate("window.learned_export", "The KV-cache figure is offered once the KV tab has stepped "
+                                "the decoder.")
+    return text
+
+
 def file_name(picture, spec: FigureSpec, fmt: str) -> str:
-    prefix = "heads" if spec.kind == "heads" else f"head{spec.index}"
+    prefix = {"heads": "heads", "kv": f"kv_step{spec.index}"}.get(spec.kind, f"head{spec.index}")
     return f"{prefix}_{picture.analysis.spec.name}_layer{picture.layer}.{fmt}"
+
+
+def kv_title_line(trace: LearnedKVTrace, step: int) -> str:
+    cfg = trace.config
+    return translate("window.learned_export", "KV cache, step {step} ({token}) — {name}, layer {layer}: the real cache "
+                     "({kv} K/V heads for {heads} query heads)").format(
+        step=step, token=cfg.tokens[step], name=cfg.model, layer=cfg.layer, kv=cfg.kv_heads, heads=cfg.n_heads)
+
+
+def pretrained_kv_export(window, spec: FigureSpec, options: ExportOptions, look: ViewOptions) -> tuple[str, bytes]:
+    """(default file name, content) of the KV tab's real cache at step spec.index."""
+    trace = learned_kv_trace(window)
+    step = max(0, min(spec.index, len(trace.steps) - 1))
+    name = f"kv_step{step}_{trace.config.model}_layer{trace.config.layer}.{options.fmt}"
+    if options.fmt == "csv":
+        return name, "".join(kv_chunks(trace, step)).encode("utf-8")
+    cache = window_figure_cache(window)
+    frame = framed_view(FigureSpec("kv", step), None, trace, look, options.background, cache)
+    return name, _render(frame, kv_title_line(trace, step), options, window.kv_panel.size(), cache)
 
 
 def title_line(picture, spec: FigureSpec) -> str:
@@ -61,21 +106,21 @@ def pretrained_heads_export(window, spec: FigureSpec, options: ExportOptions) ->
     if options.fmt == "csv":
         heads = list(range(picture.n_heads)) if spec.kind == "heads" else [spec.index]
         return name, layer_csv(picture, heads).encode("utf-8")
-    view = HeadsGrid()
-    look = window.state.view
-    view.set_colormap(look.colormap)
-    view.set_show_values(look.show_values)
-    view.set_presentation(look.presentation)
-    view.set_result(picture)
-    if spec.kind == "head":
-        view.set_focus_head(spec.index)
-    line = title_line(picture, spec)
-    frame = FigureFrame(view, options.background, line if options.title else "")
+    state = window.state.view
+    look = ViewOptions(colormap=state.colormap, show_values=state.show_values, presentation=state.presentation)
+    cache = window_figure_cache(window)
+    frame = framed_view(spec, picture, None, look, options.background, cache)
+    return name, _render(frame, title_line(picture, spec), options, window.heads_grid.size(), cache)
+
+
+def _render(frame, line: str, options: ExportOptions, view_size, cache) -> bytes:
+    """Title, layout at the live view's size, theme, bytes; then the frame goes back or away."""
+    frame.set_title(line if options.title else "")
     frame.description = line
     try:
-        settle(frame, frame.size_for_view(window.heads_grid.size()))
+        settle(frame, frame.size_for_view(view_size))
         frame.restyle()
         settle(frame)
-        return name, figure_bytes(frame, options)
+        return figure_bytes(frame, options)
     finally:
-        discard(frame)
+        release(frame, cache)

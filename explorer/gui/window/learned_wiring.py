@@ -11,7 +11,9 @@ opens that layer and head in the heads view. The device follows the window's dev
 
 from __future__ import annotations
 
+from ...app.learned_kv import layer_trace, not_a_decoder_text
 from ...app.learned_state import LearnedState
+from ...core.learned import MODELS
 from ..learned.generation_view import GenerationView
 from ..learned.info import LearnedInfoStrip
 from ..learned.overview import ModelOverview
@@ -38,13 +40,56 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     learned.error.connect(window.status_message)  # already in the UI language (app.i18n.error_text)
     learned.busy_changed.connect(lambda text: text and window.status_message(text, 3000))
     window.model_overview.tile_clicked.connect(lambda layer, head: open_tile(window, layer, head))
+    window.learned_kv = None  # (run, layer, LearnedKVTrace) the KV tab shows for a decoder
+    learned.generation_changed.connect(lambda _run: update_kv(window))
+    learned.layer_changed.connect(lambda _layer: update_kv(window))
+    learned.analysis_changed.connect(lambda _a: update_kv(window))
+    window.tabs.currentChanged.connect(lambda _index: update_kv(window))
     window.state.view.colormap_changed.connect(window.model_overview.set_colormap)
     window.state.config_changed.connect(lambda config: learned.set_device(config.device))
     return learned
 
 
+def update_kv(window) -> None:
+    """The KV tab for the chosen source: the random model's trace (main_window), an encoder's
+    reason for having no cache, or the decoder's real cache of the chosen layer; a decoder whose
+    generation is missing or stale (another sentence) is stepped again while the tab is shown."""
+    learned, panel = window.learned, window.kv_panel
+    if learned.is_random:
+        return
+    spec = MODELS[learned.source]
+    if spec.kind != "decoder":
+        window.learned_kv = None
+        panel.show_message(not_a_decoder_text(spec.name))
+        return
+    run = learned.generation
+    if run is None or run.text != learned.text:
+        window.learned_kv = None
+        panel.show_message(translate("window.learned_wiring", "{model} is stepped through the sentence with its "
+                                     "KV cache when this tab is shown…").format(model=spec.name))
+        if window.tabs.currentWidget() is panel and not learned.is_generating:
+            learned.generate(window.generation_view.count.value())
+        return
+    shown = window.learned_kv
+    if shown is None or shown[0] is not run or shown[1] != learned.layer:
+        trace = layer_trace(run, learned.layer)
+        window.learned_kv = (run, learned.layer, trace)
+        step = panel.step if shown is not None and shown[0] is run else None
+        panel.set_trace(trace)
+        if step is not None:  # another layer of the same run: stay on the step
+            panel.set_step(step)
+
+
 def _on_source(window) -> None:
     learned = window.learned
+    if learned.is_random:
+        window.learned_kv = None
+        window.kv_panel.show_message(translate("kv.panel", "The KV-cache timeline appears when a trace has "
+                                               "been computed."))
+        window._on_tab_changed(window.tabs.currentIndex())  # the random model's trace again
+    else:
+        window.state.kv_enabled = False
+        update_kv(window)
     window.controls.show_random_controls(learned.is_random)
     window.info_strip.setVisible(learned.is_random and not window.showing_train())
     window.state.view.focus_head = None

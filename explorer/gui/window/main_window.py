@@ -60,6 +60,7 @@ class MainWindow(QMainWindow):
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
         self.train_view = None  # the Train tab (install_training)
         self.lessons = None  # LessonController: the Lessons menu and panel (install_lessons)
+        self.figure_cache = None  # offscreen frames reused by Copy figure and Export (figures.py)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
         self.heads_grid.set_colormap(state.view.colormap)
@@ -293,7 +294,7 @@ class MainWindow(QMainWindow):
         state.view.show_values_changed.connect(self.heads_grid.set_show_values)
         state.view.presentation_changed.connect(self._apply_presentation)
         self.heads_grid.head_clicked.connect(self._on_head_clicked)
-        state.kv_trace_changed.connect(self.kv_panel.set_trace)
+        state.kv_trace_changed.connect(self._on_kv_trace)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         bind_pe_panel(state.view, self.pe_panel)
         bind_kv_panel(state.view, self.kv_panel)
@@ -316,13 +317,20 @@ class MainWindow(QMainWindow):
     def _on_head_clicked(self, head: int) -> None:
         self.set_focus_head(None if head == self.focus_head() else head)
 
+    def _shows_random(self) -> bool:
+        return self.learned is None or self.learned.is_random
+
+    def _on_kv_trace(self, trace) -> None:
+        if self._shows_random():  # a pretrained decoder's own cache is on the KV tab otherwise
+            self.kv_panel.set_trace(trace)
+
     def _on_tab_changed(self, _index: int) -> None:
         self._only_the_current_page_sizes_the_tabs()
         showing_kv = self.tabs.currentWidget() is self.kv_panel
-        self.state.kv_enabled = showing_kv
+        self.state.kv_enabled = showing_kv and self._shows_random()
         # the random model's info strip says nothing about the Train tab's model
         self.info_strip.setVisible(not self.showing_train() and (self.learned is None or self.learned.is_random))
-        if showing_kv and self.state.kv_trace is not None:
+        if self.state.kv_enabled and self.state.kv_trace is not None:
             self.kv_panel.set_trace(self.state.kv_trace)
 
     def _only_the_current_page_sizes_the_tabs(self) -> None:
@@ -413,6 +421,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
+        if self.figure_cache is not None:
+            self.figure_cache.clear()  # offscreen export frames: gone with the window
         if self.learned is not None:
             self.learned.shutdown(0)
         if self.train_view is not None:
