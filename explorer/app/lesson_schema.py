@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..core.config import AttentionConfig
 
-TABS = ("heads", "pe", "kv", "overview", "generate")
+TABS = ("heads", "pe", "kv", "overview", "generate", "train")
 TOPICS = ("qkv", "scaling", "cross", "masks", "pruning", "encoder")  # gui/topics/menu.TOPICS
 RANDOM_MODEL = "random"
 # control name -> where it lives: "controls" (the controls dock), or the tab / topic showing it
@@ -21,6 +21,7 @@ CONTROLS = {
     "seed": "controls", "scaled": "controls", "causal": "controls", "positional": "controls",
     "init": "controls", "show_values": "controls", "colormap": "controls",
     "model_source": "controls",
+    "train_task": "train", "train_start": "train",
     "kv_step": "kv", "kv_play": "kv", "kv_head": "kv", "pe_positions": "pe",
     "qkv_head": "qkv", "scaling_init": "scaling", "scaling_measure": "scaling",
     "cross_sentence": "cross", "masks_head": "masks", "pruning_heads": "pruning",

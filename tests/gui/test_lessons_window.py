@@ -50,7 +50,8 @@ def expected_page(window, step):
     if step.topic is not None:
         return window.topics_controller.views[step.topic]
     return {"heads": window.heads_grid, "pe": window.pe_panel, "kv": window.kv_panel,
-            "overview": window.model_overview, "generate": window.generation_view}[step.tab]
+            "overview": window.model_overview, "generate": window.generation_view,
+            "train": window.train_view}[step.tab]
 
 
 def assert_shows(window, step) -> None:

@@ -178,7 +178,8 @@ class LessonController(QObject):
             return
         page = {"heads": window.heads_grid, "pe": window.pe_panel, "kv": window.kv_panel,
                 "overview": getattr(window, "model_overview", None),
-                "generate": getattr(window, "generation_view", None)}.get(step.tab)
+                "generate": getattr(window, "generation_view", None),
+                "train": window.install_training() if step.tab == "train" else None}.get(step.tab)
         if page is not None:
             window.tabs.setCurrentWidget(page)
 
@@ -232,6 +233,8 @@ class LessonController(QObject):
             "show_values": lambda: c.display.values_combo,
             "colormap": lambda: c.display.colormap_combo,
             "model_source": lambda: w.model_source.combo,
+            "train_task": lambda: w.install_training().controls.task,
+            "train_start": lambda: w.install_training().controls.start_button,
             "kv_step": lambda: kv.slider, "kv_play": lambda: kv.play_button,
             "kv_head": lambda: kv.head_combo, "pe_positions": lambda: w.pe_panel.positions_spin,
             "qkv_head": lambda: views["qkv"].head_spin, "scaling_init": lambda: views["scaling"].init,
