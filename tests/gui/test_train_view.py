@@ -230,3 +230,22 @@ def test_refusals_are_one_message_and_leave_nothing_behind(qtbot, view, tmp_path
     assert export_all_snapshots(view, blocker / "frames") == []
     assert "not exported" in messages[-1] and blocker.read_text() == "in the way"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
+
+
+def test_presentation_sizes_only_where_the_heatmaps_keep_room(qtbot, view):
+    """Projector sizes (large axes and titles) left 8 heads as ~15 px slivers in a small tab:
+    there the grid keeps its normal sizes; given room, it takes the presentation ones."""
+    from explorer.gui.training.heads import MIN_PRESENTATION_SIDE_PX
+    view.heads.prepare(2, 4, np.arange(20))
+    view.set_presentation(True)
+    view.resize(1000, 420)
+    qtbot.waitUntil(lambda: view.heads.grid.height() < 260)
+    qtbot.wait(50)
+    assert not view.heads.uses_presentation_sizes()
+    assert view.heads.grid.heatmap_side(True, 8) < MIN_PRESENTATION_SIDE_PX
+    view.resize(1900, 1400)
+    qtbot.waitUntil(lambda: view.heads.grid.heatmap_side(True, 8) >= MIN_PRESENTATION_SIDE_PX, timeout=5000)
+    qtbot.wait(50)
+    assert view.heads.uses_presentation_sizes()
+    view.set_presentation(False)
+    assert not view.heads.uses_presentation_sizes()

@@ -138,6 +138,15 @@ class HeadsGrid(QWidget):
         if self._visible and self._columns_for(len(self._visible)) != self._columns:
             self._relayout(list(self._visible))
 
+    def heatmap_side(self, presentation: bool, count: int) -> float:
+        """About the side (px) each of `count` heatmaps would get in this widget's present size
+        with that mode's sizes (an estimate from the style's overhead, as the columns are chosen)."""
+        style = PanelStyle.for_mode(presentation)
+        width, height = max(1, self._view.width() - COLORBAR_PX), max(1, self._view.height())
+        columns = choose_columns(count, width, height, style.overhead_px)
+        rows = math.ceil(count / columns)
+        return min(width / columns - style.overhead_px[0], height / rows - style.overhead_px[1])
+
     def set_focus_head(self, head: int | None) -> None:
         if head is not None and self._result is not None:
             if not 0 <= head < self._result.weights.shape[0]:
