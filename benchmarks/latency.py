@@ -92,12 +92,15 @@ def wait_for(app, condition, timeout_s: float = 60.0) -> None:
         keep_alive.stop()
 
 
+AUTO_PRECISION = True  # as the app runs (gui.window.app); --exact-precision: always float64
+
+
 def open_window(app, n: int, d: int, h: int):
     from explorer.core import AttentionConfig
     from explorer.gui.window.main_window import MainWindow
     from explorer.app.state import AppState
     state = AppState(AttentionConfig(tokens=tuple(f"t{i}" for i in range(n)), d_model=d,
-                                     n_heads=h, seed=1))
+                                     n_heads=h, seed=1), auto_precision=AUTO_PRECISION)
     state.view.show_values = "on" if n <= 16 else "auto"
     window = MainWindow(state)
     window.resize(1600, 1000)
@@ -240,7 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drags", type=int, default=0, metavar="N",
                         help="drags to take the median stall of (default 3, --quick 1)")
     parser.add_argument("--kv-size", nargs=3, type=int, metavar=("N", "D", "H"), default=KV_CASE)
+    parser.add_argument("--exact-precision", action="store_true",
+                        help="always compute float64 (no automatic float32 at large sizes)")
     args = parser.parse_args(argv)
+    global AUTO_PRECISION
+    AUTO_PRECISION = not args.exact_precision
     wanted = set(args.only) if args.only else None
     if args.kv:
         return run_kv_case(args)

@@ -644,6 +644,14 @@
         <source>{count} floating-point operations</source>
         <translation>부동소수점 연산 {count}회</translation>
     </message>
+    <message>
+        <source>float32 (auto)</source>
+        <translation>float32 (자동)</translation>
+    </message>
+    <message>
+        <source>Computed in float32 because no values are shown at this size; show values (or fewer tokens) for exact float64 numbers.</source>
+        <translation>이 크기에서는 값을 표시하지 않으므로 float32로 계산했습니다. 정확한 float64 숫자를 보려면 값 표시를 켜거나 토큰 수를 줄이세요.</translation>
+    </message>
 </context>
 <context>
     <name>heads.panel</name>

@@ -113,7 +113,9 @@ class InfoStrip(QWidget):
         if event.type() == QEvent.Type.FontChange:
             self._arrange()
 
-    def set_result(self, result: AttentionResult) -> None:
+    def set_result(self, result: AttentionResult, auto_float32: bool = False) -> None:
+        """`auto_float32`: the state computed this float64 config in float32 because no value is
+        displayed (``AppState.auto_precision``); the time label says so."""
         c = result.config
         self.shape_label.setText(translate("heads.info_strip",
                                            "shapes {flow}").format(flow=result.shape_flow()))
@@ -126,9 +128,15 @@ class InfoStrip(QWidget):
                                                "W_Q, W_K, W_V, W_O: {numbers}, the same for "
                                                "any number of heads").format(numbers=f"4 · {c.d_model} · {c.d_model}"))
         self.entropy_label.setText(entropy_text(result))
-        self.time_label.setText(translate("heads.info_strip",
-                                          "{time} on {device}").format(time=time_text(result.elapsed_s),
-                                                                          device=result.device))
-        self.time_label.setToolTip(translate("heads.info_strip", "{count} floating-point operations").format(
-            count=f"{result.flop_count:,}"))
+        time = translate("heads.info_strip", "{time} on {device}").format(
+            time=time_text(result.elapsed_s), device=result.device)
+        tip = translate("heads.info_strip", "{count} floating-point operations").format(
+            count=f"{result.flop_count:,}")
+        if auto_float32:
+            time += " · " + translate("heads.info_strip", "float32 (auto)")
+            tip += "\n" + translate("heads.info_strip",
+                                     "Computed in float32 because no values are shown at this size; "
+                                     "show values (or fewer tokens) for exact float64 numbers.")
+        self.time_label.setText(time)
+        self.time_label.setToolTip(tip)
         self._arrange()

@@ -135,7 +135,9 @@ class EncoderView(TopicView):
     def request(self) -> tuple:
         return encoder_job(self.result, self.topics)
 
-    def draw(self, block: EncoderResult) -> None:
+    def draw(self, block: EncoderResult | None) -> None:
+        if block is None:  # stopped for a newer request (never delivered: belt and braces)
+            return
         self.block = block
         names = block.stage_names()
         row_norms = block.row_norms()  # (stages, n)

@@ -167,7 +167,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     saved = settings.config
     preferred = None if saved.backend == "numpy" else (saved.backend, saved.device)
     view = ViewState(settings.colormap, settings.show_values, settings.presentation)
-    state = AppState(saved.replace(backend="numpy", device="cpu"), view=view)
+    state = AppState(saved.replace(backend="numpy", device="cpu"), view=view, auto_precision=True)
     notes += state.topics.update_from_dict(settings.topics)
     window = MainWindow(state, settings, defer_learned=True)
     startup = _Startup(window, preferred, t0)

@@ -305,7 +305,8 @@ class MainWindow(QMainWindow):
             self.state.view.focus_head = None
         if self.learned is None or self.learned.is_random:
             self.heads_grid.set_result(result)
-        self.info_strip.set_result(result)
+        self.info_strip.set_result(
+            result, auto_float32=result.config.dtype != self.state.config.dtype)
         if self.pe_panel is not None:
             self.pe_panel.set_result(result)
         self.picture_shown.emit(result)

@@ -1,0 +1,47 @@
+"""The info strip says when a float64 config was computed in float32 automatically (en and ko)."""
+
+import pytest
+
+from explorer.app.state import AUTO_FLOAT32_MIN_TOKENS, AppState
+from explorer.core import AttentionConfig
+from explorer.gui.window.main_window import MainWindow
+
+LARGE = AttentionConfig(tokens=tuple(f"t{i}" for i in range(AUTO_FLOAT32_MIN_TOKENS)),
+                        d_model=16, n_heads=2, seed=3)
+NOTE = {"en": "float32 (auto)", "ko": "float32 (자동)"}
+
+
+@pytest.fixture
+def window_on(qtbot):
+    made = []
+
+    def make(config):
+        state = AppState(config, auto_precision=True)
+        window = MainWindow(state)
+        qtbot.addWidget(window)
+        made.append((state, window))
+        window.show()
+        qtbot.waitUntil(lambda: state.is_idle() and state.result is not None, timeout=20_000)
+        return state, window
+
+    yield make
+    for state, window in made:
+        window.close()
+        state.shutdown()
+
+
+def test_strip_says_float32_auto_and_drops_it_when_values_are_shown(qtbot, window_on,
+                                                                     ui_language):
+    state, window = window_on(LARGE)
+    label = window.info_strip.time_label
+    qtbot.waitUntil(lambda: NOTE[ui_language] in label.text(), timeout=20_000)
+    assert "float64" in label.toolTip()
+    state.view.show_values = "on"
+    qtbot.waitUntil(lambda: state.is_idle() and state.result.config == LARGE, timeout=20_000)
+    qtbot.waitUntil(lambda: NOTE[ui_language] not in label.text(), timeout=20_000)
+
+
+def test_course_preset_has_no_note(qtbot, window_on):
+    state, window = window_on(AttentionConfig())
+    assert state.result.config == state.config
+    assert "float32" not in window.info_strip.time_label.text()
