@@ -45,3 +45,24 @@ def test_course_preset_has_no_note(qtbot, window_on):
     state, window = window_on(AttentionConfig())
     assert state.result.config == state.config
     assert "float32" not in window.info_strip.time_label.text()
+
+
+def test_a_csv_from_the_window_carries_the_exact_float64_numbers(qtbot, window_on):
+    """The picture is float32 (auto), but a CSV exports numbers: they match the CLI's float64."""
+    import csv
+    import io
+
+    import numpy as np
+
+    from explorer.core import forward
+    from explorer.export.naming import FigureSpec
+    from explorer.gui.window.figures import ExportOptions
+    from explorer.gui.window.from_window import export_from_window
+
+    state, window = window_on(LARGE)
+    assert state.result.weights.dtype == np.float32  # what the screen shows
+    _name, content = export_from_window(window, FigureSpec("head", 1), ExportOptions(fmt="csv"))
+    rows = list(csv.DictReader(io.StringIO(bytes(content).decode("utf-8"))))
+    exact = forward(LARGE).weights[1]  # (n, n) float64
+    weights = np.array([float(r["weight"]) for r in rows]).reshape(exact.shape)
+    assert np.array_equal(weights, exact)  # the CSV writes the very float64 weights (repr)

@@ -101,6 +101,10 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     size = live_view(window, spec).size()
     if size.width() < 50 or size.height() < 50:  # a tab never shown: use the CLI's size
         size = None
+    if options.fmt == "csv" and config != state.config:
+        # the picture was computed in float32 (automatic precision: no value on screen); a CSV
+        # carries the numbers, so it is computed again as the user's config asks (as the CLI does)
+        return export_items(state.config, [spec], options, look=view_options(window))[0]
     items = export_items(config, [spec], options, result=state.result, trace=_kv_trace(window),
                          look=view_options(window), size=size, cache=figure_cache(window))
     return items[0]
