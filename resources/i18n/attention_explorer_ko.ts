@@ -519,6 +519,50 @@
         <source>unknown model {value} (choose from {choices})</source>
         <translation>알 수 없는 모델 {value} ({choices} 중에서 선택)</translation>
     </message>
+    <message>
+        <source>layers</source>
+        <translation>층 수</translation>
+    </message>
+    <message>
+        <source>sequence length</source>
+        <translation>시퀀스 길이</translation>
+    </message>
+    <message>
+        <source>vocabulary size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>스텝 수</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>배치</translation>
+    </message>
+    <message>
+        <source>log interval</source>
+        <translation>기록 간격</translation>
+    </message>
+    <message>
+        <source>snapshot interval</source>
+        <translation>스냅샷 간격</translation>
+    </message>
+    <message>
+        <source>{frames} snapshots would take {mib} MiB; use a snapshot interval of at least {least} steps</source>
+        <translation>스냅샷 {frames}개는 {mib} MiB를 차지합니다; 스냅샷 간격을 {least} 스텝 이상으로 하세요</translation>
+    </message>
+    <message>
+        <source>a step at batch {batch} would need about {gib} GiB (limit {limit} GiB); use a smaller batch or sequence</source>
+        <translation>배치 {batch}에서 한 스텝에 약 {gib} GiB가 필요합니다(한도 {limit} GiB); 배치나 시퀀스를 줄이세요</translation>
+    </message>
+    <message>
+        <source>d_model ({d_model}) must be divisible by heads ({heads})</source>
+        <translation>d_model({d_model})은 헤드 수({heads})로 나누어떨어져야 합니다</translation>
+    </message>
+    <message>
+        <source>learning rate must be a number in (0, 1], got {value}</source>
+        <translation>학습률은 (0, 1] 범위의 수여야 합니다 (받은 값: {value})</translation>
+    </message>
 </context>
 <context>
     <name>export</name>

@@ -249,3 +249,20 @@ def test_presentation_sizes_only_where_the_heatmaps_keep_room(qtbot, view):
     assert view.heads.uses_presentation_sizes()
     view.set_presentation(False)
     assert not view.heads.uses_presentation_sizes()
+
+
+def test_a_bad_setting_is_said_in_the_ui_language(qtbot, korean_ui):
+    """core.training's refusals keep a template (ConfigError.of): the Korean tab says them in Korean."""
+    v = TrainView(HeadsGrid, SMALL)
+    qtbot.addWidget(v)
+    try:
+        v.controls.d_model.setValue(30)
+        v.controls.heads.setValue(4)
+        said = []
+        v.message.connect(said.append)
+        click(qtbot, v.controls.start_button)
+        assert v.session.status == "idle"
+        assert said and "나누어떨어져야" in said[-1] and "30" in said[-1], said
+    finally:
+        v.shutdown()
+        v.close()

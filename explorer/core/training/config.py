@@ -13,7 +13,7 @@ import json
 import numbers
 from dataclasses import dataclass
 
-from ..config import _DEVICE_RE, SEED_MAX, ConfigError
+from ..config import _DEVICE_RE, SEED_MAX, QT_TRANSLATE_NOOP, ConfigError
 from .tasks import TASKS
 
 MAX_LAYERS = 2          # the issue: layers 1–2 (a previous-token + induction circuit needs 2)
@@ -80,11 +80,20 @@ class TrainConfig:
         return validate_train(cls(**fields))
 
 
+# the field names _int_in puts in its messages, marked for the catalogue (app.i18n.error_text)
+FIELD_WORDS = (QT_TRANSLATE_NOOP("core", "layers"), QT_TRANSLATE_NOOP("core", "sequence length"),
+               QT_TRANSLATE_NOOP("core", "vocabulary size"), QT_TRANSLATE_NOOP("core", "steps"),
+               QT_TRANSLATE_NOOP("core", "batch"), QT_TRANSLATE_NOOP("core", "log interval"),
+               QT_TRANSLATE_NOOP("core", "snapshot interval"))
+
+
 def _int_in(name: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ConfigError(f"{name} must be a whole number, got {value!r}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be a whole number, got {value}"),
+                             ("name",), name=name, value=repr(value))
     if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be between {low} and {high}, got {value}"),
+                             ("name",), name=name, low=low, high=high, value=value)
 
 
 def _check_snapshot_memory(config: TrainConfig) -> None:
@@ -94,8 +103,9 @@ def _check_snapshot_memory(config: TrainConfig) -> None:
     size = frames * config.n_layers * config.n_heads * probe * probe * 4  # float32
     if size > MAX_SNAPSHOT_BYTES:
         least = -(-config.steps * config.n_layers * config.n_heads * probe * probe * 4 // MAX_SNAPSHOT_BYTES)
-        raise ConfigError(f"{frames} snapshots would take {size / 1024**2:.0f} MiB; use a snapshot "
-                          f"interval of at least {least} steps")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{frames} snapshots would take {mib} MiB; use a "
+                                               "snapshot interval of at least {least} steps"),
+                             frames=frames, mib=f"{size / 1024**2:.0f}", least=least)
 
 
 def step_bytes(config: TrainConfig) -> int:
@@ -107,8 +117,9 @@ def step_bytes(config: TrainConfig) -> int:
 def _check_step_memory(config: TrainConfig) -> None:
     need = step_bytes(config)
     if need > MAX_STEP_BYTES:
-        raise ConfigError(f"a step at batch {config.batch} would need about {need / 1024**3:.1f} GiB "
-                          f"(limit {MAX_STEP_BYTES // 1024**3} GiB); use a smaller batch or sequence")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "a step at batch {batch} would need about {gib} GiB "
+                                               "(limit {limit} GiB); use a smaller batch or sequence"),
+                             batch=config.batch, gib=f"{need / 1024**3:.1f}", limit=MAX_STEP_BYTES // 1024**3)
 
 
 def validate_train(config: TrainConfig) -> TrainConfig:
@@ -119,13 +130,15 @@ def validate_train(config: TrainConfig) -> TrainConfig:
     _int_in("heads", config.n_heads, 1, MAX_HEADS)
     _int_in("d_model", config.d_model, 1, MAX_D_MODEL)
     if config.d_model % config.n_heads:
-        raise ConfigError(f"d_model ({config.d_model}) must be divisible by heads ({config.n_heads})")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "d_model ({d_model}) must be divisible by heads ({heads})"),
+                             d_model=config.d_model, heads=config.n_heads)
     _int_in("sequence length", config.seq_len, MIN_SEQ_LEN, MAX_SEQ_LEN)
     _int_in("vocabulary size", config.vocab, 2, MAX_VOCAB)
     TASKS[config.task].check(config.vocab, config.seq_len)
     _int_in("seed", config.seed, 0, SEED_MAX)
     if isinstance(config.lr, bool) or not isinstance(config.lr, numbers.Real) or not 0 < config.lr <= 1:
-        raise ConfigError(f"learning rate must be a number in (0, 1], got {config.lr!r}")
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "learning rate must be a number in (0, 1], got {value}"),
+                             value=repr(config.lr))
     _int_in("steps", config.steps, 1, MAX_STEPS)
     _int_in("batch", config.batch, 1, MAX_BATCH)
     _int_in("log interval", config.log_every, 1, MAX_STEPS)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QSlider, QSplit
 
 from ...app.runner import Runner
 from ...app.training import TrainingSession, training_runner
+from ...app.i18n import error_text
 from ...core.config import ConfigError
 from ...core.training import TrainConfig, probe_tokens
 from ...core.training.texts import TEXTS
@@ -136,7 +137,7 @@ class TrainView(QWidget):
         try:
             self.session.set_config(self.controls.config(self.device))
         except ConfigError as exc:
-            self.say(str(exc))
+            self.say(error_text(exc))  # in the UI language
             return False
         return True
 
