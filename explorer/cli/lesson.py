@@ -20,6 +20,7 @@ from .output import print_out, say
 _RANDOM_ONLY = ("preset", "tokens", "d_model", "heads", "seed", "no_scale", "causal", "pad",
                 "positional", "init", "name", "title", "background")
 STEP_TIMEOUT_S = 120.0  # a pretrained model's first load takes seconds on a slow laptop
+DECK_WINDOW = (1400, 900)  # the window size each step is drawn at (the window's default size)
 
 
 def add_lesson_parser(sub) -> argparse.ArgumentParser:
@@ -116,10 +117,14 @@ def _walk(lesson, args: argparse.Namespace) -> list[bytes]:
     from ..export.render import render_png, render_svg, settle
     from ..gui.window.figures import discard
     from ..gui.window.main_window import MainWindow
+    deck_size = QSize(*DECK_WINDOW)
     state = AppState(backend_config(args))
     window = MainWindow(state)
+    # the lesson panel keeps the window on its screen, and the offscreen screen is 800 x 800:
+    # every page came out ~460 px wide before the window was told of a DECK_WINDOW screen
+    window.assume_screen(deck_size)
     try:
-        settle(window, QSize(1400, 900))
+        settle(window, deck_size)
         window.lessons.open_lesson(lesson)
         out = []
         for index, step in enumerate(lesson.steps):
@@ -131,7 +136,6 @@ def _walk(lesson, args: argparse.Namespace) -> list[bytes]:
                                       f"{STEP_TIMEOUT_S:g} s")
                 QApplication.processEvents()
                 time.sleep(0.005)
-            QApplication.processEvents()
             page = window.tabs.currentWidget()
             if args.format == "svg":
                 out.append(render_svg(page, f"{lesson.title.en} — {step.number}", step.text.en))

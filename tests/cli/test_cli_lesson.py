@@ -96,3 +96,25 @@ def test_export_lesson_refusals_leave_nothing(capsys, tmp_path, args, message):
     code, out, err = run(capsys, "export", *args, "--out", str(out_dir))
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert not out_dir.exists()
+
+
+def test_a_deck_is_drawn_at_the_window_size_on_the_bare_offscreen_screen(tmp_path):
+    """The offscreen platform's own screen is 800 x 800 (the tests' conftest gives 1920 x 1080):
+    the lesson window kept itself that small and every slide came out ~460 px wide."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from PySide6.QtGui import QImage
+    deck = tmp_path / "deck.toml"
+    deck.write_text(DECK, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QT_")}
+    env.update(QT_QPA_PLATFORM="offscreen", ATTENTION_EXPLORER_SETTINGS_DIR=str(tmp_path),
+               PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    out_dir = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "explorer", "export", "--lesson", str(deck),
+                           "--out", str(out_dir)], env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    widths = [QImage(str(p)).width() for p in sorted(out_dir.iterdir())]
+    assert len(widths) == 3 and min(widths) > 1000, widths

@@ -60,6 +60,7 @@ class MainWindow(QMainWindow):
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
         self.train_view = None  # the Train tab (install_training)
         self.lessons = None  # LessonController: the Lessons menu and panel (install_lessons)
+        self._assumed_screen: QSize | None = None  # assume_screen
         self.figure_cache = None  # offscreen frames reused by Copy figure and Export (figures.py)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
@@ -376,9 +377,17 @@ class MainWindow(QMainWindow):
             self.showNormal()
 
     def screen_size(self) -> QSize:
-        """The available area of the screen the window is on (or will be shown on)."""
+        """The available area of the screen the window is on (or will be shown on); an offscreen
+        window drawn for files says its own (`assume_screen`)."""
+        if self._assumed_screen is not None:
+            return QSize(self._assumed_screen)
         screen = self.screen() or QGuiApplication.primaryScreen()
         return screen.availableGeometry().size()
+
+    def assume_screen(self, size: QSize) -> None:
+        """Lay out as on a screen of `size` (the lesson deck's offscreen window: the offscreen
+        platform's own screen is 800 x 800, and the window kept itself that small)."""
+        self._assumed_screen = QSize(size)
 
     def fit_to_screen(self) -> None:
         """Never larger than the screen: a 1400 × 900 default (or a size saved on a larger
