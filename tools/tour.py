@@ -1,6 +1,7 @@
 """Under Xvfb: open the real window at the screen's size, presentation mode, grab every view.
 
-Environment: PRESENT=0 for the normal window, PRESET=name, UI_LANG=ko|en (default en)."""
+Environment: PRESENT=0 for the normal window, PRESET=name, UI_LANG=ko|en (default en),
+MODEL=smollm2-135m (or another installed model: its tabs are grabbed too, after the random ones)."""
 import os, sys, time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # this checkout
 from PySide6.QtWidgets import QApplication
@@ -45,6 +46,15 @@ controller = win.findChild(TopicsController)
 for topic in TOPICS:
     view = controller.show_topic(topic.key)
     wait(lambda: not view.runner.is_busy()); grab(topic.key)
+model = os.environ.get("MODEL")
+if model:
+    learned = win.install_learned()
+    learned.set_source(model)
+    wait(lambda: learned.is_idle() and learned.picture() is not None, ms=120000)
+    for i in range(win.tabs.count()):
+        if win.tabs.tabBar().tabButton(i, win.tabs.tabBar().ButtonPosition.RightSide) is None:
+            win.tabs.setCurrentIndex(i); wait(lambda: learned.is_idle(), ms=60000); time.sleep(1.5)
+            grab(f"{model}-tab{i}")
 win.close()
 state.shutdown(0)
 os._exit(0)
