@@ -521,7 +521,7 @@
     </message>
     <message>
         <source>layers</source>
-        <translation>층 수</translation>
+        <translation>층 개수</translation>
     </message>
     <message>
         <source>sequence length</source>
@@ -533,7 +533,7 @@
     </message>
     <message>
         <source>steps</source>
-        <translation>스텝 수</translation>
+        <translation>학습 스텝 수</translation>
     </message>
     <message>
         <source>batch</source>

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QPushButt
 
 from ...app.lesson_session import LessonSession
 from ...app.lessons import Lesson
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import set_text_colour, ui_font
 from ..plotting.i18n import current_language, translate
 
 NORMAL_TEXT_PT, PRESENTATION_TEXT_PT = 11, 15
@@ -72,7 +72,7 @@ class LessonPanel(QWidget):
         top.addWidget(self.leave_button)
         self.text = self._label("lesson_text")
         self.question = self._label("lesson_question")
-        self.question.setStyleSheet(f"color: {QUESTION_COLOUR};")
+        set_text_colour(self.question, QUESTION_COLOUR)
         self.answer_button = QPushButton("")
         self.answer_button.clicked.connect(self.toggle_answer)
         self.answer = self._label("lesson_answer")
