@@ -162,6 +162,12 @@ def register_trained(model, config, steps: int) -> ModelSpec:
     return spec
 
 
+def forget_trained() -> None:
+    """No trained source (tests: the registry is per process)."""
+    global _trained
+    _trained = None
+
+
 def trained_spec() -> ModelSpec | None:
     """The registered trained model's spec, or None before a model was trained or loaded."""
     return None if _trained is None else _trained[0]

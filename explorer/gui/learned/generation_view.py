@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSlider, QSpinB
 
 from ...app.learned_generation import cache_text, flops_text
 from ...app.learned_state import LearnedState
+from ...app.learned import TRAINED
 from ...core.learned import MODELS
 from ..plotting.colormaps import symmetric_levels
 from ..plotting.fonts import ui_font
@@ -26,6 +27,12 @@ from ..plotting.i18n import translate
 from ..plotting.matrix import matrix_image, matrix_view
 
 BAR_CHARS = 30
+
+
+def trained_refusal() -> str:
+    """Why the Train tab's model does not generate here (in the UI language)."""
+    return translate("learned.generation_view", "The trained model reads integer tokens and has no tokenizer: its heads, "
+                     "overview and pruning work under Model source; generation with the KV cache needs smollm2-135m.")
 
 
 def top5_html(top5) -> str:
@@ -111,10 +118,13 @@ class GenerationView(QWidget):
             widget.setVisible(run is not None)
         if run is None:
             decoder = self.button.isEnabled()
-            self.text.setText(translate("learned.generation_view", "Press the button to feed the sentence through the decoder "
+            if self._state.source == TRAINED:
+                self.text.setText(trained_refusal())
+            else:
+                self.text.setText(translate("learned.generation_view", "Press the button to feed the sentence through the decoder "
                                         "token by token and let it continue.") if decoder else
-                              translate("learned.generation_view", "Generation needs a decoder: choose smollm2-135m under "
-                                        "Model source."))
+                                  translate("learned.generation_view", "Generation needs a decoder: choose smollm2-135m under "
+                                            "Model source."))
             for label in (self.step_label, self.top5, self.cache, self.flops):
                 label.setText("")
             return

@@ -71,3 +71,16 @@ def open_tile(window, layer: int, head: int) -> None:
     window.learned.set_layer(layer)
     window.model_overview.canvas.set_selected((layer, head))
     window.set_focus_head(head)
+
+
+def link_training(window) -> None:
+    """The Train tab's model becomes the "trained" model source each time training stops (pause,
+    a Step, done) or a model is loaded: at a delivery while no chunk runs, so the copy is whole."""
+    session = window.train_view.session
+
+    def on_progress(_records, _snapshots) -> None:
+        trainer = session.trainer
+        if trainer is not None and (trainer.done or session.status != "running"):
+            window.learned.set_trained(trainer.model, trainer.config, trainer.step_count)
+
+    session.progress.connect(on_progress)
