@@ -102,8 +102,16 @@
 <context>
     <name>app.learned_state</name>
     <message>
+        <source>no trained model yet: train or load one in the Train tab</source>
+        <translation>아직 학습된 모델이 없습니다: 학습 탭에서 모델을 학습하거나 불러오세요</translation>
+    </message>
+    <message>
         <source>{name} is not installed: {command}</source>
         <translation>{name} 모델이 설치되어 있지 않습니다: {command}</translation>
+    </message>
+    <message>
+        <source>the trained model reads integer tokens and has no KV-cache generation here: choose smollm2-135m as the model source</source>
+        <translation>학습된 모델은 정수 토큰을 읽으며 여기서는 KV 캐시 생성을 할 수 없습니다: 모델 소스로 smollm2-135m을 고르세요</translation>
     </message>
     <message>
         <source>generation needs a decoder: choose smollm2-135m as the model source</source>
@@ -480,6 +488,18 @@
         <source>unknown model {value} (choose from {choices})</source>
         <translation>알 수 없는 모델 {value} ({choices} 중에서 선택)</translation>
     </message>
+    <message>
+        <source>no trained model yet: train or load one in the Train tab</source>
+        <translation>아직 학습된 모델이 없습니다: 학습 탭에서 모델을 학습하거나 불러오세요</translation>
+    </message>
+    <message>
+        <source>the trained model&apos;s tokens are 0..{last}, not {value}</source>
+        <translation>학습된 모델의 토큰은 0..{last}입니다. {value}는 쓸 수 없습니다</translation>
+    </message>
+    <message>
+        <source>the trained model reads at most {limit} tokens, not {n}</source>
+        <translation>학습된 모델은 최대 {limit}개 토큰을 읽습니다 ({n}개가 아니라)</translation>
+    </message>
 </context>
 <context>
     <name>export</name>
@@ -835,6 +855,10 @@
 <context>
     <name>learned.generation_view</name>
     <message>
+        <source>The trained model reads integer tokens and has no tokenizer: its heads, overview and pruning work under Model source; generation with the KV cache needs smollm2-135m.</source>
+        <translation>학습된 모델은 정수 토큰을 읽고 토크나이저가 없습니다: 헤드, 개요, 가지치기는 모델 소스에서 쓸 수 있고, KV 캐시를 쓰는 생성은 smollm2-135m이 필요합니다.</translation>
+    </message>
+    <message>
         <source>next token, top 5</source>
         <translation>다음 토큰, 상위 5개</translation>
     </message>
@@ -1026,6 +1050,14 @@ click to open it; {state}</source>
     <message>
         <source>not installed: {command}</source>
         <translation>설치되지 않음: {command}</translation>
+    </message>
+    <message>
+        <source>trained (this session)</source>
+        <translation>학습된 모델 (이번 세션)</translation>
+    </message>
+    <message>
+        <source>train or load a model in the Train tab first</source>
+        <translation>먼저 학습 탭에서 모델을 학습하거나 불러오세요</translation>
     </message>
     <message>
         <source>layer {layer} of 0–{last}</source>
