@@ -178,7 +178,8 @@ def spec_of(name: str) -> ModelSpec | None:
     return trained_spec() if name == TRAINED else MODELS.get(name)
 
 
-def _trained_model():
+def trained_model():
+    """(spec, model copy, TrainConfig) of the trained source, or ConfigError before there is one."""
     if _trained is None:
         raise ConfigError.of(QT_TRANSLATE_NOOP("core", "no trained model yet: train or load one in the Train tab"))
     return _trained
@@ -187,7 +188,7 @@ def _trained_model():
 def _analyse_trained(text: str, sequence: str, seed: int) -> Analysis:
     from ..core.training.source import run, trained_ids
     start = time.perf_counter()
-    spec, model, config = _trained_model()
+    spec, model, config = trained_model()
     ids = trained_ids(text, sequence, seed, config.vocab, config.seq_len)
     out = run(model, ids)
     repeat = find_repeat(tuple(ids))
@@ -199,7 +200,7 @@ def _analyse_trained(text: str, sequence: str, seed: int) -> Analysis:
 
 def _prune_trained(text: str, sequence: str, seed: int, heads: frozenset) -> dict:
     from ..core.training.source import run, trained_ids
-    spec, model, config = _trained_model()
+    spec, model, config = trained_model()
     ids = trained_ids(text, sequence, seed, config.vocab, config.seq_len)
     mask = np.ones((spec.layers, spec.heads), np.float32)  # (layers, heads)
     for layer, head in heads:

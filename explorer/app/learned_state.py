@@ -19,7 +19,7 @@ the Train tab's model was registered as the "trained" source, `set_trained`), er
 from __future__ import annotations
 
 from ..core.config import ConfigError
-from ..core.learned import MODELS, get_spec, is_installed
+from ..core.learned import get_spec, is_installed
 from .learned import (SEQUENCES, TRAINED, Analysis, LayerPicture, analyse, layer_picture, prune,
                       register_trained, spec_of, trained_spec)
 from .i18n import error_text, translate
@@ -172,13 +172,9 @@ class LearnedState(Observable):
 
     def generate(self, k: int, job=None) -> bool:
         """Step the chosen decoder through the text and `k` tokens of its own (off the GUI thread)."""
-        if self.source == TRAINED:
-            self.error.emit(translate("app.learned_state", "the trained model reads integer tokens and has no KV-cache "
-                                      "generation here: choose smollm2-135m as the model source"))
-            return False
-        spec = MODELS.get(self.source)
+        spec = spec_of(self.source)
         if spec is None or spec.kind != "decoder":
-            self.error.emit(translate("app.learned_state", "generation needs a decoder: choose smollm2-135m as the model source"))
+            self.error.emit(translate("app.learned_state", "generation needs a decoder: choose smollm2-135m or the trained model as the model source"))
             return False
         from .learned_generation import generate
         self._set_busy(translate("app.learned_state", "generating with {model}…").format(model=self.source))

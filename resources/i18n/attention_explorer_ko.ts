@@ -87,6 +87,10 @@
 <context>
     <name>app.learned_generation</name>
     <message>
+        <source>cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × {heads} heads × {cached} × {d_head} × 4 B.</source>
+        <translation>이 단계 후 캐시: 위치 {cached}개 → {bytes}바이트 = 2 × 레이어 {layers}개 × 헤드 {heads}개 × {cached} × {d_head} × 4 B.</translation>
+    </message>
+    <message>
         <source>cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × {kv} KV heads × {cached} × {d_head} × 4 B.  With one K/V per query head ({heads}) it would be {mha} bytes: grouped-query attention ({heads} query heads share {kv} K/V heads) saves {saving}.</source>
         <translation>이 단계 후 캐시: 위치 {cached}개 → {bytes}바이트 = 2 × 레이어 {layers}개 × KV 헤드 {kv}개 × {cached} × {d_head} × 4 B.  쿼리 헤드마다 K/V를 따로 두면({heads}개) {mha}바이트입니다: 그룹 쿼리 어텐션(쿼리 헤드 {heads}개가 K/V 헤드 {kv}개를 공유)으로 {saving} 절약합니다.</translation>
     </message>
@@ -110,12 +114,8 @@
         <translation>{name} 모델이 설치되어 있지 않습니다: {command}</translation>
     </message>
     <message>
-        <source>the trained model reads integer tokens and has no KV-cache generation here: choose smollm2-135m as the model source</source>
-        <translation>학습된 모델은 정수 토큰을 읽으며 여기서는 KV 캐시 생성을 할 수 없습니다: 모델 소스로 smollm2-135m을 고르세요</translation>
-    </message>
-    <message>
-        <source>generation needs a decoder: choose smollm2-135m as the model source</source>
-        <translation>생성에는 디코더가 필요합니다: 모델 소스로 smollm2-135m을 선택하세요</translation>
+        <source>generation needs a decoder: choose smollm2-135m or the trained model as the model source</source>
+        <translation>생성에는 디코더가 필요합니다: 모델 소스로 smollm2-135m 또는 학습된 모델을 선택하세요</translation>
     </message>
     <message>
         <source>generating with {model}…</source>
@@ -854,10 +854,6 @@
 </context>
 <context>
     <name>learned.generation_view</name>
-    <message>
-        <source>The trained model reads integer tokens and has no tokenizer: its heads, overview and pruning work under Model source; generation with the KV cache needs smollm2-135m.</source>
-        <translation>학습된 모델은 정수 토큰을 읽고 토크나이저가 없습니다: 헤드, 개요, 가지치기는 모델 소스에서 쓸 수 있고, KV 캐시를 쓰는 생성은 smollm2-135m이 필요합니다.</translation>
-    </message>
     <message>
         <source>next token, top 5</source>
         <translation>다음 토큰, 상위 5개</translation>

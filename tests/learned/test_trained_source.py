@@ -1,6 +1,6 @@
 """The Train tab's model as a model source, on the real window (issue 13): trained a few steps
 or loaded from a file, it is drawn by the heads grid and the overview exactly as the core model's
-attention, pruning a head changes its loss, and Generate refuses it with a clear message."""
+attention, pruning a head changes its loss, and Generate steps it with its real KV cache."""
 
 from __future__ import annotations
 
@@ -129,13 +129,45 @@ def test_a_loaded_model_file_becomes_the_source(window, qtbot, tmp_path):
     np.testing.assert_allclose(window.learned.analysis.attentions, trainer.probe_attention(), atol=1e-6)
 
 
-def test_generate_refuses_the_trained_model_with_a_message(window, qtbot):
-    train_steps(qtbot, window)
+def test_generate_steps_the_trained_model_with_its_real_kv_cache(window, qtbot):
+    trainer = train_steps(qtbot, window)
     choose_trained(qtbot, window)
+    window.learned.set_text("5 6 7 8 5 6")
+    settle(qtbot, window)
     view = window.generation_view
-    assert not view.button.isEnabled()
-    assert "reads integer tokens" in view.text.text() and "smollm2-135m" in view.text.text()
+    window.tabs.setCurrentWidget(view)
+    assert view.button.isEnabled()
+    view.count.setValue(3)
+    qtbot.mouseClick(view.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.learned.generation is not None, timeout=WAIT_MS)
+    run_ = window.learned.generation
+    assert run_.prompt_tokens == 6 and len(run_.records) == 9 and len(run_.generated) == 3
+    assert all(r.max_diff < 1e-4 for r in run_.records)  # each cached step = the full pass
+    fed = [int(r.token) for r in run_.records]
+    assert fed[:6] == [5, 6, 7, 8, 5, 6] and run_.keys.shape == (2, 2, 9, 8)  # (layers, heads, pos, d_head)
+    ids = fed[:6]
+    # greedy: each generated token is the argmax of the trainer's own model over the tokens so far
+    greedy = [int(np.argmax(_next_probs(trainer.model, ids + [int(t) for t in run_.generated[:i]])))
+              for i in range(3)]
+    assert [int(t) for t in run_.generated] == greedy
+    last = run_.records[-1]
+    assert f"{last.cache_bytes:,} bytes = 2 × 2 layers × 2 heads × 9 × 8 × 4 B" in view.cache.text()
+    assert last.cache_bytes == 2 * 2 * 2 * 9 * 8 * 4
+    window.model_source.layer_slider.setValue(1)
+    view.kv_head.setValue(1)
+    view.slider.setValue(4)
+    np.testing.assert_array_equal(view.cache_image("K"), run_.keys[1, 1, :5])
+
+
+def _next_probs(model, ids):
+    import torch
+    with torch.inference_mode():
+        logits, _ = model(torch.as_tensor([ids]))  # (1, n, V)
+    return logits[0, -1].numpy()
+
+
+def test_generate_says_what_it_needs_for_the_random_model(window, qtbot):
     messages = []
     window.learned.error.connect(messages.append)
     assert not window.learned.generate(3)
-    assert "has no KV-cache generation here" in messages[0]
+    assert messages == ["generation needs a decoder: choose smollm2-135m or the trained model as the model source"]
