@@ -150,6 +150,8 @@ def test_generate_steps_the_trained_model_with_its_real_kv_cache(window, qtbot):
     greedy = [int(np.argmax(_next_probs(trainer.model, ids + [int(t) for t in run_.generated[:i]])))
               for i in range(3)]
     assert [int(t) for t in run_.generated] == greedy
+    chosen = " ".join(run_.generated)
+    assert view.text.text().startswith(f"5 6 7 8 5 6 <b style='color:#d62728'>{chosen}</b>")
     last = run_.records[-1]
     assert f"{last.cache_bytes:,} bytes = 2 × 2 layers × 2 heads × 9 × 8 × 4 B" in view.cache.text()
     assert last.cache_bytes == 2 * 2 * 2 * 9 * 8 * 4

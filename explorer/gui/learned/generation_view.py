@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSlider, QSpinB
 
 from ...app.learned_generation import cache_text, flops_text
 from ...app.learned_state import LearnedState
-from ...app.learned import spec_of
+from ...app.learned import TRAINED, spec_of
 from ..plotting.colormaps import symmetric_levels
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import translate
@@ -118,8 +118,9 @@ class GenerationView(QWidget):
             for label in (self.step_label, self.top5, self.cache, self.flops):
                 label.setText("")
             return
-        prompt = "".join(r.token for r in run.records[:run.prompt_tokens]).replace("▁", " ")
-        chosen = "".join(run.generated).replace("▁", " ")
+        gap = " " if run.model == TRAINED else ""  # integer tokens: apart
+        prompt = "".join(r.token + gap for r in run.records[:run.prompt_tokens]).replace("▁", " ")
+        chosen = gap.join(run.generated).replace("▁", " ")
         self.text.setText(f"{html.escape(prompt)}<b style='color:#d62728'>{html.escape(chosen)}</b>"
                           "&nbsp;&nbsp;<span style='color:#555555'>" + translate("learned.generation_view", "(red: chosen by the model)")
                           + "</span>")
