@@ -907,6 +907,10 @@
         <translation>&lt;b&gt;{position}단계&lt;/b&gt;: {token} 입력 ({kind})</translation>
     </message>
     <message>
+        <source>the real cache of layer {layer}, head {head}, positions 0–{end}</source>
+        <translation>레이어 {layer}, 헤드 {head}의 실제 캐시, 위치 0–{end}</translation>
+    </message>
+    <message>
         <source>the real cache of layer {layer}, KV head {head} (shared by query heads {first}–{last}), positions 0–{end}</source>
         <translation>레이어 {layer}, KV 헤드 {head}의 실제 캐시 (쿼리 헤드 {first}–{last}가 공유), 위치 0–{end}</translation>
     </message>

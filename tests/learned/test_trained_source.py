@@ -159,6 +159,7 @@ def test_generate_steps_the_trained_model_with_its_real_kv_cache(window, qtbot):
     view.kv_head.setValue(1)
     view.slider.setValue(4)
     np.testing.assert_array_equal(view.cache_image("K"), run_.keys[1, 1, :5])
+    assert view.which.text() == "the real cache of layer 1, head 1, positions 0–4"
 
 
 def _next_probs(model, ids):

@@ -150,6 +150,10 @@ class GenerationView(QWidget):
             image.setRect(QRectF(-0.5, -0.5, data.shape[1], data.shape[0]))
             plot.getViewBox().setRange(xRange=(-0.5, data.shape[1] - 0.5),
                                        yRange=(-0.5, data.shape[0] - 0.5), padding=0)
+        if spec.kv_heads == spec.heads:  # every head its own K/V (the trained model)
+            self.which.setText(translate("learned.generation_view", "the real cache of layer {layer}, head {head}, "
+                                         "positions 0–{end}").format(layer=layer, head=head, end=record.cached - 1))
+            return
         self.which.setText(translate("learned.generation_view", "the real cache of layer {layer}, KV head {head} (shared by "
                                      "query heads {first}–{last}), positions 0–{end}").format(
             layer=layer, head=head, first=head * spec.heads // spec.kv_heads,
