@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.config import ConfigError
-from ..core.learned import HeadRole, ModelSpec, find_repeat, get_spec, load_model, score_heads
+from ..core.learned import MODELS, HeadRole, ModelSpec, find_repeat, get_spec, load_model, score_heads
 from ..core.stats import row_entropy
 from .i18n import QT_TRANSLATE_NOOP, translate
 
@@ -153,6 +153,72 @@ def sequence_tokens(model, text: str, sequence: str, seed: int = 0):
     return model.tokenizer.encode_ids(ids)
 
 
+# ----- the model trained in this session (the Train tab) as one more source -------------------
+TRAINED = "trained"
+_trained: tuple | None = None  # (ModelSpec, model copy on the CPU, TrainConfig) registered last
+
+
+def register_trained(model, config, steps: int) -> ModelSpec:
+    """Make a copy of `model` (a TinyTransformer, read only while no training chunk runs) the
+    "trained" source. Main thread; the copy is never trained, so jobs may read it on any thread."""
+    import copy
+    global _trained
+    clone = copy.deepcopy(model).to("cpu").eval()
+    spec = ModelSpec(TRAINED, "decoder", config.n_layers, config.n_heads, config.n_heads,
+                     config.d_model, config.seq_len, "", "", "", (), "", 0.0,
+                     f"{config.task}, {steps} steps, vocabulary {config.vocab}")
+    _trained = (spec, clone, config)
+    return spec
+
+
+def forget_trained() -> None:
+    """No trained source (tests: the registry is per process)."""
+    global _trained
+    _trained = None
+
+
+def trained_spec() -> ModelSpec | None:
+    """The registered trained model's spec, or None before a model was trained or loaded."""
+    return None if _trained is None else _trained[0]
+
+
+def spec_of(name: str) -> ModelSpec | None:
+    """A pretrained model's spec, the trained model's, or None (random, unknown)."""
+    return trained_spec() if name == TRAINED else MODELS.get(name)
+
+
+def trained_model():
+    """(spec, model copy, TrainConfig) of the trained source, or ConfigError before there is one."""
+    if _trained is None:
+        raise ConfigError.of(QT_TRANSLATE_NOOP("core", "no trained model yet: train or load one in the Train tab"))
+    return _trained
+
+
+def _analyse_trained(text: str, sequence: str, seed: int) -> Analysis:
+    from ..core.training.source import run, trained_ids
+    start = time.perf_counter()
+    spec, model, config = trained_model()
+    ids = trained_ids(text, sequence, seed, config.vocab, config.seq_len)
+    out = run(model, ids)
+    repeat = find_repeat(tuple(ids))
+    roles = score_heads(out["attentions"], causal=True, repeat=repeat)
+    return Analysis(spec, "cpu", sequence, text, tuple(ids), tuple(str(i) for i in ids),
+                    out["attentions"], tuple(roles), repeat, out["next_top"], out["loss"],
+                    0.0, time.perf_counter() - start)
+
+
+def _prune_trained(text: str, sequence: str, seed: int, heads: frozenset) -> dict:
+    from ..core.training.source import run, trained_ids
+    spec, model, config = trained_model()
+    ids = trained_ids(text, sequence, seed, config.vocab, config.seq_len)
+    mask = np.ones((spec.layers, spec.heads), np.float32)  # (layers, heads)
+    for layer, head in heads:
+        mask[layer, head] = 0.0
+    base, pruned = run(model, ids), run(model, ids, mask)
+    return {"heads_off": len(heads), "loss": base["loss"], "loss_pruned": pruned["loss"],
+            "next_top": base["next_top"], "next_top_pruned": pruned["next_top"]}
+
+
 def analyse(name: str, device: str, text: str, sequence: str = "text", seed: int = 0,
             should_stop=None, padding: int = 0) -> Analysis | None:
     """Load `name` on `device` (cached) and analyse the sequence; runs on the background runner.
@@ -160,6 +226,8 @@ def analyse(name: str, device: str, text: str, sequence: str = "text", seed: int
     padding: padding tokens appended and masked as keys (core's run); head roles are scored on the
     real tokens only, so they are the unpadded sequence's."""
     from ..core.learned.analysis import run
+    if name == TRAINED:
+        return _analyse_trained(text, sequence, seed)
     start = time.perf_counter()
     model = load_model(name, device)
     loaded = time.perf_counter()
@@ -180,6 +248,8 @@ def prune(name: str, device: str, text: str, sequence: str, seed: int, heads: fr
     """What switching `heads` ((layer, head) pairs) off does to the model's output (core's
     prune_effect: decoder loss and next-token top 5, encoder sentence-vector cosine)."""
     from ..core.learned.pruning import mask_without, prune_effect
+    if name == TRAINED:
+        return {**_prune_trained(text, sequence, seed, heads), "model": name, "heads": tuple(sorted(heads))}
     model = load_model(name, device)
     if should_stop is not None and should_stop():
         return None

@@ -1,6 +1,7 @@
 """The decoder stepped with its real KV cache, for the Generate tab (a job on the learned runner).
 
-`generate` feeds the sentence token by token through SmolLM2 with the KV cache, then `k` tokens
+`generate` feeds the sentence token by token through SmolLM2 (or the Train tab's model: its
+integer tokens, or the task's probe) with the KV cache, then `k` tokens
 it chooses itself (greedy), checking every step against the full causal pass (core's
 run_generation); it keeps the step records (top 5, cache bytes with and without grouped-query
 attention, FLOPs with and without the cache, the check) and the final cache as numpy.
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .i18n import translate
+from .learned import TRAINED, trained_model
 
 BYTES_FORMULA = "2 (K and V) × layers × KV heads × positions × d_head × 4 bytes"
 
@@ -34,6 +36,8 @@ def generate(name: str, device: str, text: str, k: int, should_stop=None) -> Gen
     from ..core.learned import load_model  # on use: the KV panel imports this module at start-up
     from ..core.learned.analysis import tokenize
     from ..core.learned.generation import run_generation
+    if name == TRAINED:
+        return _generate_trained(text, k)
     model = load_model(name, device)
     if should_stop is not None and should_stop():
         return None
@@ -46,8 +50,23 @@ def generate(name: str, device: str, text: str, k: int, should_stop=None) -> Gen
                          model.tokenizer.decode(new.ids), keys, values, text)
 
 
+def _generate_trained(text: str, k: int) -> GenerationRun:
+    """The Train tab's model (integer tokens, or the task's probe) stepped with its KV cache."""
+    from ..core.training.source import run_generation, trained_ids
+    spec, model, config = trained_model()
+    ids = trained_ids(text, "text", 0, config.vocab, config.seq_len)
+    records, keys, values, new = run_generation(model, ids, spec, k, check=True)
+    labels = tuple(str(i) for i in new)
+    return GenerationRun(TRAINED, len(ids), tuple(records), labels, " ".join(labels), keys, values)
+
+
 def cache_text(spec, record) -> str:
     """Bytes of the cache after a step, and what grouped-query attention saves."""
+    if spec.kv_heads == spec.heads:  # every head its own K/V (the trained model)
+        return translate("app.learned_generation", "cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × "
+                         "{heads} heads × {cached} × {d_head} × 4 B.").format(
+            cached=record.cached, bytes=f"{record.cache_bytes:,}", layers=spec.layers, heads=spec.heads,
+            d_head=spec.d_head)
     saving = 1 - record.cache_bytes / record.cache_bytes_mha
     return translate("app.learned_generation", "cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × "
                      "{kv} KV heads × {cached} × {d_head} × 4 B.  With one K/V per query head ({heads}) it "

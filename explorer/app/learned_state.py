@@ -12,7 +12,8 @@ Events (main thread): source_changed(str), text_changed, sequence_changed, seed_
 device_changed, layer_changed(int), busy_changed(str: "" when idle), analysis_changed(Analysis),
 picture_changed(LayerPicture), pruned_changed(frozenset of (layer, head)), effect_changed(dict or
 None: what switching those heads off does, measured on a second channel),
-generation_changed(GenerationRun, after `generate(k)`, a third channel), error(str).
+generation_changed(GenerationRun, after `generate(k)`, a third channel), trained_changed(ModelSpec:
+the Train tab's model was registered as the "trained" source, `set_trained`), error(str).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from __future__ import annotations
 from functools import partial
 
 from ..core.config import ConfigError
-from ..core.learned import MODELS, get_spec, is_installed
-from .learned import SEQUENCES, Analysis, LayerPicture, analyse, layer_picture, prune
+from ..core.learned import get_spec, is_installed
+from .learned import (SEQUENCES, TRAINED, Analysis, LayerPicture, analyse, layer_picture, prune,
+                      register_trained, spec_of, trained_spec)
 from .i18n import error_text, translate
 from .observable import Event, Observable
 from .runner import Runner, describe_error
@@ -54,7 +56,7 @@ class LearnedState(Observable):
         for name in ("source_changed", "text_changed", "sequence_changed", "seed_changed",
                      "device_changed", "layer_changed", "padding_changed", "busy_changed", "analysis_changed",
                      "picture_changed", "pruned_changed", "effect_changed", "generation_changed",
-                     "error"):
+                     "trained_changed", "error"):
             setattr(self, name, Event())
         self._job = job
         self._own_runner = runner is None
@@ -96,7 +98,11 @@ class LearnedState(Observable):
     # ----- changes (main thread) -----------------------------------------------------------
     def set_source(self, name: str) -> bool:
         """RANDOM or a model name; a model not installed is refused with its install command."""
-        if name != RANDOM:
+        if name == TRAINED:
+            if trained_spec() is None:
+                self.error.emit(translate("app.learned_state", "no trained model yet: train or load one in the Train tab"))
+                return False
+        elif name != RANDOM:
             try:
                 spec = get_spec(name)
             except ConfigError as exc:
@@ -120,6 +126,14 @@ class LearnedState(Observable):
         else:
             self._submit()
         return True
+
+    def set_trained(self, model, config, steps: int) -> None:
+        """The Train tab's model (after training or a load) becomes the "trained" source (a copy);
+        shown again at once if it is the source now. Main thread, while no training chunk runs."""
+        register_trained(model, config, steps)
+        self.trained_changed.emit(trained_spec())
+        if self.source == TRAINED:
+            self._submit()
 
     def set_text(self, text: str) -> None:
         if text != self.text:
@@ -152,7 +166,7 @@ class LearnedState(Observable):
             self._submit()
 
     def set_layer(self, layer: int) -> None:
-        spec = MODELS.get(self.source)
+        spec = spec_of(self.source)
         if spec is not None:
             layer = max(0, min(layer, spec.layers - 1))
         if layer != self.layer:
@@ -174,9 +188,9 @@ class LearnedState(Observable):
 
     def generate(self, k: int, job=None) -> bool:
         """Step the chosen decoder through the text and `k` tokens of its own (off the GUI thread)."""
-        spec = MODELS.get(self.source)
+        spec = spec_of(self.source)
         if spec is None or spec.kind != "decoder":
-            self.error.emit(translate("app.learned_state", "generation needs a decoder: choose smollm2-135m as the model source"))
+            self.error.emit(translate("app.learned_state", "generation needs a decoder: choose smollm2-135m or the trained model as the model source"))
             return False
         from .learned_generation import generate
         self._set_busy(translate("app.learned_state", "generating with {model}…").format(model=self.source))

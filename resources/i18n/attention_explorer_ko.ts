@@ -91,6 +91,10 @@
 <context>
     <name>app.learned_generation</name>
     <message>
+        <source>cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × {heads} heads × {cached} × {d_head} × 4 B.</source>
+        <translation>이 단계 후 캐시: 위치 {cached}개 → {bytes}바이트 = 2 × 레이어 {layers}개 × 헤드 {heads}개 × {cached} × {d_head} × 4 B.</translation>
+    </message>
+    <message>
         <source>cache after this step: {cached} positions → {bytes} bytes = 2 × {layers} layers × {kv} KV heads × {cached} × {d_head} × 4 B.  With one K/V per query head ({heads}) it would be {mha} bytes: grouped-query attention ({heads} query heads share {kv} K/V heads) saves {saving}.</source>
         <translation>이 단계 후 캐시: 위치 {cached}개 → {bytes}바이트 = 2 × 레이어 {layers}개 × KV 헤드 {kv}개 × {cached} × {d_head} × 4 B.  쿼리 헤드마다 K/V를 따로 두면({heads}개) {mha}바이트입니다: 그룹 쿼리 어텐션(쿼리 헤드 {heads}개가 K/V 헤드 {kv}개를 공유)으로 {saving} 절약합니다.</translation>
     </message>
@@ -141,12 +145,16 @@
 <context>
     <name>app.learned_state</name>
     <message>
+        <source>no trained model yet: train or load one in the Train tab</source>
+        <translation>아직 학습된 모델이 없습니다: 학습 탭에서 모델을 학습하거나 불러오세요</translation>
+    </message>
+    <message>
         <source>{name} is not installed: {command}</source>
         <translation>{name} 모델이 설치되어 있지 않습니다: {command}</translation>
     </message>
     <message>
-        <source>generation needs a decoder: choose smollm2-135m as the model source</source>
-        <translation>생성에는 디코더가 필요합니다: 모델 소스로 smollm2-135m을 선택하세요</translation>
+        <source>generation needs a decoder: choose smollm2-135m or the trained model as the model source</source>
+        <translation>생성에는 디코더가 필요합니다: 모델 소스로 smollm2-135m 또는 학습된 모델을 선택하세요</translation>
     </message>
     <message>
         <source>generating with {model}…</source>
@@ -562,6 +570,18 @@
     <message>
         <source>learning rate must be a number in (0, 1], got {value}</source>
         <translation>학습률은 (0, 1] 범위의 수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>no trained model yet: train or load one in the Train tab</source>
+        <translation>아직 학습된 모델이 없습니다: 학습 탭에서 모델을 학습하거나 불러오세요</translation>
+    </message>
+    <message>
+        <source>the trained model&apos;s tokens are 0..{last}, not {value}</source>
+        <translation>학습된 모델의 토큰은 0..{last}입니다. {value}는 쓸 수 없습니다</translation>
+    </message>
+    <message>
+        <source>the trained model reads at most {limit} tokens, not {n}</source>
+        <translation>학습된 모델은 최대 {limit}개 토큰을 읽습니다 ({n}개가 아니라)</translation>
     </message>
 </context>
 <context>
@@ -982,6 +1002,10 @@
         <translation>&lt;b&gt;{position}단계&lt;/b&gt;: {token} 입력 ({kind})</translation>
     </message>
     <message>
+        <source>the real cache of layer {layer}, head {head}, positions 0–{end}</source>
+        <translation>레이어 {layer}, 헤드 {head}의 실제 캐시, 위치 0–{end}</translation>
+    </message>
+    <message>
         <source>the real cache of layer {layer}, KV head {head} (shared by query heads {first}–{last}), positions 0–{end}</source>
         <translation>레이어 {layer}, KV 헤드 {head}의 실제 캐시 (쿼리 헤드 {first}–{last}가 공유), 위치 0–{end}</translation>
     </message>
@@ -1137,6 +1161,14 @@ click to open it; {state}</source>
     <message>
         <source>Append padding tokens, as a batch pads a shorter sentence; the attention mask gives them weight 0</source>
         <translation>배치가 짧은 문장을 채우듯 패딩 토큰을 덧붙입니다. 어텐션 마스크가 그 가중치를 0으로 만듭니다</translation>
+    </message>
+    <message>
+        <source>trained (this session)</source>
+        <translation>학습된 모델 (이번 세션)</translation>
+    </message>
+    <message>
+        <source>train or load a model in the Train tab first</source>
+        <translation>먼저 학습 탭에서 모델을 학습하거나 불러오세요</translation>
     </message>
     <message>
         <source>layer {layer} of 0–{last}</source>
@@ -2091,6 +2123,10 @@ click to open it; {state}</source>
         <translation>위치 인코딩 그림 없음: 그 패널은 강의 모델의 사인파 표를 보여 주는데, {model}은(는) {how}을(를) 씁니다.</translation>
     </message>
     <message>
+        <source>No KV-cache figure: the trained model&apos;s cache is stepped in the Generate (decoder) tab.</source>
+        <translation>KV 캐시 그림 없음: 학습된 모델의 캐시는 생성 (디코더) 탭에서 단계별로 봅니다.</translation>
+    </message>
+    <message>
         <source>No KV-cache figure: an encoder has no KV cache.</source>
         <translation>KV 캐시 그림 없음: 인코더에는 KV 캐시가 없습니다.</translation>
     </message>
@@ -2124,6 +2160,10 @@ click to open it; {state}</source>
     <message>
         <source>Generate (decoder)</source>
         <translation>생성 (디코더)</translation>
+    </message>
+    <message>
+        <source>The trained model&apos;s KV cache is stepped in the Generate (decoder) tab, each step checked against the full pass. This tab steps smollm2-135m and random (course).</source>
+        <translation>학습된 모델의 KV 캐시는 생성 (디코더) 탭에서 단계별로 보여 주며, 단계마다 전체 계산과 비교해 확인합니다. 이 탭은 smollm2-135m과 무작위 (강의) 모델을 단계별로 보여 줍니다.</translation>
     </message>
     <message>
         <source>{model} is stepped through the sentence with its KV cache when this tab is shown…</source>

@@ -39,7 +39,7 @@ def test_the_combo_lists_every_model_and_random(make_window):
     window = make_window()
     combo = window.model_source.combo
     assert [combo.itemData(i) for i in range(combo.count())] == [RANDOM, "minilm-l6", "e5-small",
-                                                                "smollm2-135m"]
+                                                                "smollm2-135m", "trained"]
     assert not window.model_source.layer_slider.isVisible()  # random: the course's sliders
     assert window.controls.model_size.isVisible()
 

@@ -23,7 +23,9 @@ class CausalSelfAttention(nn.Module):
         self.qkv = nn.Linear(d_model, 3 * d_model, bias=False)
         self.out = nn.Linear(d_model, d_model, bias=False)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor, head_mask: torch.Tensor | None = None
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+        """x (B, T, d); head_mask (h,) of 0/1 multiplies each head's weights (0: pruned)."""
         b, t, d = x.shape
         q, k, v = self.qkv(x).split(d, dim=-1)  # (B, T, d) each
         q, k, v = (m.view(b, t, self.n_heads, d // self.n_heads).transpose(1, 2)
@@ -31,6 +33,8 @@ class CausalSelfAttention(nn.Module):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, h, T, T)
         causal = torch.ones(t, t, dtype=torch.bool, device=x.device).tril()  # (T, T)
         attn = torch.softmax(scores.masked_fill(~causal, float("-inf")), dim=-1)  # (B, h, T, T)
+        if head_mask is not None:  # as transformers' head_mask: the weights returned are masked too
+            attn = attn * head_mask.view(1, -1, 1, 1)  # (B, h, T, T)
         heads = attn @ v  # (B, h, T, d_head)
         return self.out(heads.transpose(1, 2).reshape(b, t, d)), attn  # (B, T, d), (B, h, T, T)
 
@@ -45,8 +49,11 @@ class TinyTransformer(nn.Module):
                                     for _ in range(config.n_layers))
         self.unembed = nn.Linear(config.d_model, config.vocab, bias=False)
 
-    def forward(self, tokens: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
-        """tokens (B, T) → logits (B, T, vocab) and one (B, h, T, T) attention per layer."""
+    def forward(self, tokens: torch.Tensor, head_mask: torch.Tensor | None = None
+                ) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        """tokens (B, T) → logits (B, T, vocab) and one (B, h, T, T) attention per layer.
+
+        head_mask (layers, heads) of 0/1 switches heads off (pruning); None: all on."""
         positions = torch.arange(tokens.shape[1], device=tokens.device)  # (T,)
         # one-hot @ table rather than an index lookup: its backward is a matmul, which CUDA runs
         # deterministically; an embedding lookup's backward accumulates with atomics there. (Not yet
@@ -54,8 +61,8 @@ class TinyTransformer(nn.Module):
         onehot = nn.functional.one_hot(tokens, self.config.vocab).to(self.embed.weight.dtype)  # (B, T, V)
         x = onehot @ self.embed.weight + self.pos(positions)  # (B, T, d)
         attentions = []
-        for layer in self.layers:
-            update, attn = layer(x)
+        for index, layer in enumerate(self.layers):
+            update, attn = layer(x, None if head_mask is None else head_mask[index])
             x = x + update  # (B, T, d) the residual stream
             attentions.append(attn)
         return self.unembed(x), attentions  # (B, T, vocab), [(B, h, T, T)] * n_layers

@@ -1,7 +1,9 @@
 """The model-source control: random (course) or a pretrained model, its text and its layer.
 
-Bound to ``LearnedState``: the combo lists "random (course)" and every model (one not installed is
-listed disabled, its install command as the tooltip); for a pretrained model the text box takes
+Bound to ``LearnedState``: the combo lists "random (course)", every model (one not installed is
+listed disabled, its install command as the tooltip) and "trained (this session)" (the Train tab's
+model: disabled until one is trained or loaded; its text box takes space-separated integer tokens,
+anything else stands for the task's probe sequence); for a pretrained model the text box takes
 free text (applied after a pause while typing, on Enter or on leaving the box), the model's sizes
 are shown (not sliders) and a slider picks the layer. A busy bar runs while a model loads or runs.
 The padding box appends padding tokens masked as keys (a batch row padded to a longer sentence).
@@ -13,6 +15,7 @@ from PySide6.QtCore import QEvent, QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QSlider,
                                QSpinBox, QVBoxLayout, QWidget)
 
+from ...app.learned import TRAINED, spec_of, trained_spec
 from ...app.learned_state import RANDOM, LearnedState
 from ...core.learned import MODELS, is_installed
 from ...core.learned.analysis import MAX_PADDING
@@ -47,6 +50,7 @@ class ModelSourceControl(QWidget):
             self.combo.addItem(spec.name, spec.name)
             if not is_installed(spec):
                 self.combo.model().item(self.combo.count() - 1).setEnabled(False)
+        self.combo.addItem("", TRAINED)  # enabled once the Train tab has a model (trained_changed)
         self._label_items()
         self.info = QLabel()
         self.info.setWordWrap(True)
@@ -78,6 +82,7 @@ class ModelSourceControl(QWidget):
         state.layer_changed.connect(lambda _l: self.sync())
         state.text_changed.connect(self._on_text)
         state.busy_changed.connect(self._on_busy)
+        state.trained_changed.connect(lambda _spec: (self._label_items(), self.sync()))
         self.sync()
         self._on_busy(state.busy)
 
@@ -92,6 +97,11 @@ class ModelSourceControl(QWidget):
                 self.combo.setItemText(index, translate("learned.source", "{name} (not installed)").format(name=spec.name))
                 tip = translate("learned.source", "not installed: {command}").format(command=spec.install_command)
             self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+        index, spec = self.combo.count() - 1, trained_spec()
+        self.combo.setItemText(index, translate("learned.source", "trained (this session)"))
+        self.combo.model().item(index).setEnabled(spec is not None)
+        self.combo.setItemData(index, translate("learned.source", "train or load a model in the Train tab first")
+                               if spec is None else spec.description, Qt.ItemDataRole.ToolTipRole)
 
     def _label_padding(self) -> None:
         self.padding.setPrefix(translate("learned.source", "padding: + "))
@@ -126,13 +136,13 @@ class ModelSourceControl(QWidget):
         state = self._state
         with QSignalBlocker(self.combo):
             self.combo.setCurrentIndex(max(0, self.combo.findData(state.source)))
-        spec = MODELS.get(state.source)
+        spec = spec_of(state.source)
         for widget in self._model_widgets:
             widget.setVisible(spec is not None)
         if spec is None:
             return
         self.info.setText(spec_text(spec))
-        self.info.setToolTip(translate("models", spec.description))
+        self.info.setToolTip(spec.description if state.source == TRAINED else translate("models", spec.description))
         with QSignalBlocker(self.layer_slider):
             self.layer_slider.setRange(0, spec.layers - 1)
             self.layer_slider.setValue(state.layer)

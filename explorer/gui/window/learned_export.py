@@ -15,7 +15,7 @@ import csv
 import io
 
 from ...app.learned_kv import LearnedKVTrace
-from ...core.learned import MODELS
+from ...app.learned import TRAINED, spec_of
 from ...export.csv_export import kv_chunks
 from ...export.naming import FigureSpec
 from ...export.render import settle
@@ -41,12 +41,17 @@ def learned_kv_trace(window) -> LearnedKVTrace | None:
 
 def not_offered(window) -> str:
     """Why the PE (and, for an encoder, the KV) figure is not offered while a pretrained model is shown."""
-    spec = MODELS[window.learned.source]
+    trained = window.learned.source == TRAINED
+    spec = spec_of(window.learned.source)
     how = (translate("window.learned_export", "rotary position embeddings (RoPE) inside attention")
-           if spec.kind == "decoder" else translate("window.learned_export", "learned position embeddings"))
+           if spec.kind == "decoder" and not trained
+           else translate("window.learned_export", "learned position embeddings"))
     text = translate("window.learned_export", "No positional-encoding figure: that panel shows the course model's "
                      "sinusoidal table, and {model} uses {how}.").format(model=spec.name, how=how)
-    if spec.kind != "decoder":
+    if trained:
+        text += " " + translate("window.learned_export", "No KV-cache figure: the trained model's cache is "
+                                "stepped in the Generate (decoder) tab.")
+    elif spec.kind != "decoder":
         text += " " + translate("window.learned_export", "No KV-cache figure: an encoder has no KV cache.")
     elif learned_kv_trace(window) is None:
         text += " " + translate("window.learned_export", "The KV-cache figure is offered once the KV tab has stepped "

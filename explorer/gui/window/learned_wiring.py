@@ -11,6 +11,7 @@ opens that layer and head in the heads view. The device follows the window's dev
 
 from __future__ import annotations
 
+from ...app.learned import TRAINED
 from ...app.learned_kv import layer_trace, not_a_decoder_text
 from ...app.learned_state import LearnedState
 from ...core.learned import MODELS
@@ -56,6 +57,12 @@ def update_kv(window) -> None:
     generation is missing or stale (another sentence) is stepped again while the tab is shown."""
     learned, panel = window.learned, window.kv_panel
     if learned.is_random:
+        return
+    if learned.source == TRAINED:  # its cache is stepped in the Generate tab
+        window.learned_kv = None
+        panel.show_message(translate("window.learned_wiring", "The trained model's KV cache is stepped in the "
+                                     "Generate (decoder) tab, each step checked against the full pass. This "
+                                     "tab steps smollm2-135m and random (course)."))
         return
     spec = MODELS[learned.source]
     if spec.kind != "decoder":
@@ -116,3 +123,16 @@ def open_tile(window, layer: int, head: int) -> None:
     window.learned.set_layer(layer)
     window.model_overview.canvas.set_selected((layer, head))
     window.set_focus_head(head)
+
+
+def link_training(window) -> None:
+    """The Train tab's model becomes the "trained" model source each time training stops (pause,
+    a Step, done) or a model is loaded: at a delivery while no chunk runs, so the copy is whole."""
+    session = window.train_view.session
+
+    def on_progress(_records, _snapshots) -> None:
+        trainer = session.trainer
+        if trainer is not None and (trainer.done or session.status != "running"):
+            window.learned.set_trained(trainer.model, trainer.config, trainer.step_count)
+
+    session.progress.connect(on_progress)

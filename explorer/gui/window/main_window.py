@@ -133,8 +133,10 @@ class MainWindow(QMainWindow):
         imported here, so a window built with defer_learned=True starts without them: they are
         ~25 ms of imports the first picture (the random model) does not need."""
         if self.learned is None:
-            from .learned_wiring import install_learned
+            from .learned_wiring import install_learned, link_training
             install_learned(self)
+            if self.train_view is not None:
+                link_training(self)
         return self.learned
 
     def install_training(self):
@@ -151,6 +153,9 @@ class MainWindow(QMainWindow):
             self.state.config_changed.connect(lambda config: self.train_view.set_device(config.device))
             self.state.view.colormap_changed.connect(self.train_view.set_colormap)
             self.train_view.message.connect(self.status_message)
+            if self.learned is not None:
+                from .learned_wiring import link_training
+                link_training(self)
         return self.train_view
 
     def install_lessons(self):
