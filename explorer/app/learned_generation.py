@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .i18n import translate
-from .learned import TRAINED, trained_model
 
 BYTES_FORMULA = "2 (K and V) × layers × KV heads × positions × d_head × 4 bytes"
 
@@ -36,6 +35,7 @@ def generate(name: str, device: str, text: str, k: int, should_stop=None) -> Gen
     from ..core.learned import load_model  # on use: the KV panel imports this module at start-up
     from ..core.learned.analysis import tokenize
     from ..core.learned.generation import run_generation
+    from .learned import TRAINED  # on use, like the model registry
     if name == TRAINED:
         return _generate_trained(text, k)
     model = load_model(name, device)
@@ -53,6 +53,7 @@ def generate(name: str, device: str, text: str, k: int, should_stop=None) -> Gen
 def _generate_trained(text: str, k: int) -> GenerationRun:
     """The Train tab's model (integer tokens, or the task's probe) stepped with its KV cache."""
     from ..core.training.source import run_generation, trained_ids
+    from .learned import TRAINED, trained_model
     spec, model, config = trained_model()
     ids = trained_ids(text, "text", 0, config.vocab, config.seq_len)
     records, keys, values, new = run_generation(model, ids, spec, k, check=True)
