@@ -152,6 +152,10 @@ class ComputeWorker:
         self._listing = self._runner.channel(lambda _g, found, _e: self.devices_listed.emit(found))
         self._torch_threads_set = False  # runner thread only
         self.computes = 0  # how many requests actually ran (tests, benchmarks)
+        # Called on the compute thread with each fresh result, before it is handed over (the
+        # heads grid pools and colour-maps its images there: gui/heads/prepared.py). A failure
+        # in it is ignored: the view then does that work itself when it paints.
+        self.after_forward: Callable[[AttentionResult], None] | None = None
 
     # ----- main thread ---------------------------------------------------------------------
     def submit(self, config: AttentionConfig, with_kv: bool = False,
@@ -220,6 +224,7 @@ class ComputeWorker:
             if result is None:
                 stop = {"should_stop": after_grace(should_stop, FORWARD_GRACE_S)} if forward_stop else {}
                 result = self._compute(config, **stop)
+                self._prepare(result)
             trace = None
             if with_kv:
                 trace = self._kv_compute(config, **({"should_stop": should_stop} if kv_stop else {}))
@@ -228,6 +233,15 @@ class ComputeWorker:
         except Exception as exc:  # noqa: BLE001 - any backend failure becomes a message
             return Outcome(generation, config, error=describe_error(exc))
         return Outcome(generation, config, result=result, trace=trace)
+
+    def _prepare(self, result: AttentionResult) -> None:  # compute thread
+        hook = self.after_forward
+        if hook is None:
+            return
+        try:
+            hook(result)
+        except Exception:  # noqa: BLE001 - only a speed-up: the view can do it itself
+            traceback.print_exc(limit=2)
 
     def _list_devices(self) -> list:
         try:
