@@ -14,13 +14,15 @@ call pyqtgraph's ``try_make_qimage`` on the same pooled values (``make_prepared`
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..plotting.heatmap_item import make_prepared, pool_factor, same_table
 
-KEEP_RESULTS = 3  # results prepared but not yet taken (a drag may finish a few before a paint)
+KEEP_RESULTS = 3  # results prepared but not yet taken (a drag may finish a few before a paint);
+# held by weak reference to their weights: a result nobody shows is not kept alive here
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +42,7 @@ class ImagePreparer:
         self._lock = threading.Lock()
         self._spec: _Spec | None = None
         self._heads: tuple[int, ...] = ()
-        self._ready: list[tuple[np.ndarray, dict]] = []  # (weights, {head: {(r, c): Prepared}})
+        self._ready: list[tuple[weakref.ref, dict]] = []  # (weights, {head: {(r, c): Prepared}})
         self.prepared = 0  # results prepared (tests, benchmarks)
 
     def note_paint(self, lut, levels, fmt, rows_px: float, cols_px: float) -> None:
@@ -67,15 +69,15 @@ class ImagePreparer:
                 if made is not None:
                     images[head] = {factors: made}
         with self._lock:
-            self._ready = [entry for entry in self._ready if entry[0] is not weights]
-            self._ready = (self._ready + [(weights, images)])[-KEEP_RESULTS:]
+            self._ready = [entry for entry in self._ready if entry[0]() not in (None, weights)]
+            self._ready = (self._ready + [(weakref.ref(weights), images)])[-KEEP_RESULTS:]
             self.prepared += 1
 
     def take(self, weights) -> dict:
         """{head: {(rows, cols): Prepared}} made for this weights array ({} when none)."""
         with self._lock:
             for i, (made_for, images) in enumerate(self._ready):
-                if made_for is weights:
+                if made_for() is weights:
                     del self._ready[: i + 1]  # older ones will not be shown any more
                     return images
         return {}
