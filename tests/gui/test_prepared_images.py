@@ -152,3 +152,16 @@ def test_main_window_installs_the_preparer(qtbot):
     finally:
         window.close()
         state.worker.stop(0)
+
+
+def test_several_results_prepared_before_one_is_shown(grid, qtbot):
+    """During a drag the compute thread may finish a few results before the GUI takes one."""
+    grid.set_result(make_result(600, seed=1))
+    paint(qtbot, grid)
+    first, second = make_result(600, seed=2), make_result(600, seed=3)
+    prepare_on_a_thread(grid, first)
+    prepare_on_a_thread(grid, first)  # the same result again replaces its entry
+    prepare_on_a_thread(grid, second)
+    assert grid.preparer.prepared == 3
+    assert set(grid.preparer.take(second.weights)) == set(grid.visible_heads())
+    assert grid.preparer.take(first.weights) == {}  # older than the one shown: dropped

@@ -69,7 +69,8 @@ class ImagePreparer:
                 if made is not None:
                     images[head] = {factors: made}
         with self._lock:
-            self._ready = [entry for entry in self._ready if entry[0]() not in (None, weights)]
+            self._ready = [entry for entry in self._ready
+                           if entry[0]() is not None and entry[0]() is not weights]
             self._ready = (self._ready + [(weakref.ref(weights), images)])[-KEEP_RESULTS:]
             self.prepared += 1
 
