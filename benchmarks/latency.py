@@ -245,7 +245,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kv-size", nargs=3, type=int, metavar=("N", "D", "H"), default=KV_CASE)
     parser.add_argument("--exact-precision", action="store_true",
                         help="always compute float64 (no automatic float32 at large sizes)")
+    parser.add_argument("--no-prefetch", action="store_true",
+                        help="do not draw seed ± 1's weights ahead on the idle compute thread")
     args = parser.parse_args(argv)
+    if args.no_prefetch:
+        try:
+            from explorer.app.compute import ComputeWorker
+            ComputeWorker.prefetch = False
+        except ImportError:  # older trees: no prefetch to turn off
+            pass
     global AUTO_PRECISION
     AUTO_PRECISION = not args.exact_precision
     wanted = set(args.only) if args.only else None

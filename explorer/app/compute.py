@@ -55,6 +55,7 @@ from typing import Callable
 from ..core import (AttentionConfig, AttentionResult, Cancelled, KVTrace, forward, list_devices,
                     run_kv_cache)
 from .observable import Event
+from .prefetch import neighbours, prefetch, weight_key
 from .runner import CancelToken, Runner, describe_error
 
 __all__ = ["ComputeWorker", "Outcome", "describe_error", "limit_blas_threads", "limit_torch_threads",
@@ -141,6 +142,8 @@ class ComputeWorker:
     """The main compute and device listing on one runner thread; emits ``finished(Outcome)`` and
     ``devices_listed(list[DeviceInfo])`` on the main thread."""
 
+    prefetch = True  # draw seed ± 1's weights when idle (app/prefetch.py); benchmarks turn it off
+
     def __init__(self, compute: Callable = forward, kv_compute: Callable = run_kv_cache,
                  devices: Callable = list_devices):
         self._compute, self._kv_compute, self._devices = compute, kv_compute, devices
@@ -150,8 +153,15 @@ class ComputeWorker:
         self._computes = self._runner.channel(self._deliver, priority=1, keep_superseded=True)
         self._stoppable = (_takes_should_stop(compute), _takes_should_stop(kv_compute))
         self._listing = self._runner.channel(lambda _g, found, _e: self.devices_listed.emit(found))
+        self._prefetching = self._runner.channel(lambda *_: None, priority=-1)
+        self._wanted: tuple | None = None  # weight key of the newest request (main thread writes)
+        self.prefetched = 0  # draws prefetched or found cached (tests, benchmarks)
         self._torch_threads_set = False  # runner thread only
         self.computes = 0  # how many requests actually ran (tests, benchmarks)
+        # Called on the compute thread with each fresh result, before it is handed over (the
+        # heads grid pools and colour-maps its images there: gui/heads/prepared.py). A failure
+        # in it is ignored: the view then does that work itself when it paints.
+        self.after_forward: Callable[[AttentionResult], None] | None = None
 
     # ----- main thread ---------------------------------------------------------------------
     def submit(self, config: AttentionConfig, with_kv: bool = False,
@@ -161,6 +171,7 @@ class ComputeWorker:
         With `result` (the forward pass of `config`, already shown) only the KV trace runs,
         reusing it; the outcome carries both. A cancelled job delivers nothing.
         """
+        self._wanted = weight_key(config)
         return self._computes.submit(self._run_request, config, with_kv, result, cancellable=True)
 
     def _deliver(self, _generation: int, outcome: Outcome | None, _error) -> None:
@@ -220,6 +231,8 @@ class ComputeWorker:
             if result is None:
                 stop = {"should_stop": after_grace(should_stop, FORWARD_GRACE_S)} if forward_stop else {}
                 result = self._compute(config, **stop)
+                self._prepare(result)
+                self._queue_prefetch(config)
             trace = None
             if with_kv:
                 trace = self._kv_compute(config, **({"should_stop": should_stop} if kv_stop else {}))
@@ -228,6 +241,25 @@ class ComputeWorker:
         except Exception as exc:  # noqa: BLE001 - any backend failure becomes a message
             return Outcome(generation, config, error=describe_error(exc))
         return Outcome(generation, config, result=result, trace=trace)
+
+    def _queue_prefetch(self, config: AttentionConfig) -> None:  # compute thread
+        """After a fresh forward pass with the real `forward`: draw its neighbours' weights."""
+        keys = neighbours(config) if self.prefetch and self._compute is forward else []
+        if keys:
+            self._prefetching.submit(self._run_prefetch, keys, cancellable=True)
+
+    def _run_prefetch(self, keys: list, should_stop: CancelToken) -> None:  # compute thread
+        self.prefetched += prefetch(keys, lambda: self._wanted,
+                                    lambda: self._runner.is_busy(self._computes), should_stop)
+
+    def _prepare(self, result: AttentionResult) -> None:  # compute thread
+        hook = self.after_forward
+        if hook is None:
+            return
+        try:
+            hook(result)
+        except Exception:  # noqa: BLE001 - only a speed-up: the view can do it itself
+            traceback.print_exc(limit=2)
 
     def _list_devices(self) -> list:
         try:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from ..plotting.colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale
 from ..plotting.fonts import css_pt, load_bundled_fonts, ui_font
 from .panel import FOREGROUND, HeadPanel, PanelStyle
+from .prepared import ImagePreparer
 from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskPaint, mask_paint
 from ..plotting.token_ticks import tick_levels
 from ..plotting.i18n import translate
@@ -66,6 +67,10 @@ class HeadsGrid(QWidget):
         self._layers_key = None
         self._ticks = None
         self._ticks_key = None
+        # images pooled and colour-mapped on the compute thread (install `preparer` as the
+        # compute worker's after_forward hook; without it each item does that work itself)
+        self.preparer = ImagePreparer()
+        self._images: dict = {}  # the shown result's prepared images, {head: {factors: ...}}
         self._build_ui()
 
     def _build_ui(self) -> None:
@@ -104,6 +109,7 @@ class HeadsGrid(QWidget):
         empty_rows, stats.argmax/entropy and describe_cell, e.g. app.learned.LayerPicture).
         Cheap: no computation, items are reused."""
         self._result = result
+        self._images = self.preparer.take(result.weights)
         n_heads = result.weights.shape[0]
         if self._focus is not None and self._focus >= n_heads:
             self._focus = None
@@ -244,11 +250,13 @@ class HeadsGrid(QWidget):
         panel = self._panels.get(head)
         if panel is None:  # panels are kept when the head count drops: cheap to bring back
             panel = self._panels[head] = HeadPanel(self._style)
+            panel.image.on_paint = self.preparer.note_paint
             self._bar.setImageItem([p.image for p in self._panels.values()])
         r = self._result
         show = self.values_shown()
         dark = dark_text_mask(self._cmap_name, r.weights[head]) if show else None
         panel.set_head(r, head, self._layers, dark, show, self._ticks)
+        panel.image.set_prepared(self._images.get(head, {}))
 
     def _redraw(self) -> None:
         if self._result is None:
@@ -266,6 +274,7 @@ class HeadsGrid(QWidget):
             self._grid.addItem(self._panels[head].plot, row=i // columns, col=i % columns)
         self._visible = list(visible)
         self._columns = columns
+        self.preparer.set_heads(visible)
 
     def _columns_for(self, count: int) -> int:
         return choose_columns(count, max(1, self._view.width() - COLORBAR_PX),

@@ -8,9 +8,11 @@ box (visible on any colour). All coordinates are cell units: cell (row r, col c)
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.functions_qimage import try_make_qimage
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
@@ -33,8 +35,31 @@ class HeatmapImageItem(pg.ImageItem):
                       else QImage.Format.Format_ARGB32_Premultiplied)
         self._pooled: tuple | None = None  # (what it was made from, QImage)
         self._pooler: pg.ImageItem | None = None
+        self._prepared: tuple | None = None  # (image it is for, {(rows, cols): Prepared})
+        self.on_paint = None  # called as on_paint(lut, levels, rows_px, cols_px) by raster paints
+
+    def set_prepared(self, prepared: dict) -> None:
+        """Images made off the GUI thread for the image just set (`make_prepared`), keyed by
+        their (rows, cols) pool factors; used by paint only where factors, lookup table and
+        levels all match, else the item colour-maps (and pools) itself as before."""
+        self._prepared = (self.image, prepared) if prepared else None
+
+    def _prepared_image(self, rows: int, cols: int) -> QImage | None:
+        if self._prepared is None or self._prepared[0] is not self.image:
+            return None
+        found = self._prepared[1].get((rows, cols))
+        if found is None or not same_table(found.lut, self.lut) or self.levels is None \
+                or found.levels != np.asarray(self.levels).tolist():
+            return None
+        return found.qimage
 
     def render(self):
+        if self.axisOrder == "row-major" and not self.autoDownsample:
+            ready = self._prepared_image(1, 1)
+            if ready is not None:  # as super().render() would make it, made on the compute thread
+                self.qimage = ready
+                self._renderRequired = self._unrenderable = False
+                return
         super().render()
         if self.qimage is not None and self.qimage.format() != self._fast:
             self.qimage = self.qimage.convertToFormat(self._fast)
@@ -56,12 +81,24 @@ class HeatmapImageItem(pg.ImageItem):
         raster engine drop rows and columns, and colour-map only those blocks. The item's
         image (hover, export, tests) stays the full matrix."""
         rows, cols = self.pool_factors(painter)
+        self._note_paint(painter)
         if (rows, cols) == (1, 1):
             super().paint(painter, *args)
             return
         n_rows, n_cols = self.image.shape[:2]
         painter.drawImage(QRectF(0, 0, n_cols, n_rows), self._pooled_image(rows, cols),
                           QRectF(0, 0, n_cols / cols, n_rows / rows))
+
+    def _note_paint(self, painter: QPainter) -> None:
+        """Tell `on_paint` this paint's device pixels, lookup table and levels (what the next
+        images made off the GUI thread should match)."""
+        if self.on_paint is None or self.image is None or self.levels is None \
+                or painter.device() is None or painter.device().devType() not in _RASTER_DEVICES:
+            return
+        t = painter.deviceTransform()
+        n_rows, n_cols = self.image.shape[:2]
+        self.on_paint(self.lut, np.asarray(self.levels).tolist(), self._fast,
+                      n_rows * math.hypot(t.m21(), t.m22()), n_cols * math.hypot(t.m11(), t.m12()))
 
     def _pooled_image(self, rows: int, cols: int) -> QImage:
         """The pooled blocks in this item's colours (same levels and lookup table), cached
@@ -71,6 +108,10 @@ class HeatmapImageItem(pg.ImageItem):
             (image, lut, rest), pooled = self._pooled
             if image is self.image and lut is self.lut and rest == (rows, cols, levels):
                 return pooled
+        ready = self._prepared_image(rows, cols)
+        if ready is not None:
+            self._pooled = ((self.image, self.lut, (rows, cols, levels)), ready)
+            return ready
         if self._pooler is None:
             self._pooler = pg.ImageItem(axisOrder="row-major")
         self._pooler.setLookupTable(self.lut, update=False)
@@ -80,6 +121,36 @@ class HeatmapImageItem(pg.ImageItem):
         image = self._pooler.qimage.convertToFormat(self._fast)
         self._pooled = ((self.image, self.lut, (rows, cols, levels)), image)
         return image
+
+
+class Prepared(NamedTuple):
+    """One colour-mapped (and maybe pooled) image and what it was made with."""
+    lut: object
+    levels: list
+    qimage: QImage
+
+
+def same_table(a, b) -> bool:
+    """Two lookup tables with the same colours (each item holds its own copy)."""
+    return a is b or (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+                      and a.shape == b.shape and bool(np.array_equal(a, b)))
+
+
+def make_prepared(matrix: np.ndarray, rows: int, cols: int, lut, levels: list,
+                  fmt: QImage.Format) -> Prepared | None:
+    """What HeatmapImageItem would draw for `matrix` at pool factors (rows, cols) with this
+    lookup table and levels, made by the same pyqtgraph function (pixels identical); any thread
+    (QImage is not tied to the GUI thread). None where the item's own path differs (NaNs, a
+    non-uint8 table)."""
+    if lut is None or callable(lut) or getattr(lut, "dtype", None) != np.uint8 \
+            or (matrix.dtype.kind == "f" and np.isnan(matrix.min())):
+        return None
+    qimage = try_make_qimage(max_pool(matrix, rows, cols), levels=np.asarray(levels), lut=lut)
+    if qimage is None:
+        return None
+    # a deep copy where no conversion is needed: the QImage must not share the pooled buffer
+    qimage = qimage.convertToFormat(fmt) if qimage.format() != fmt else qimage.copy()
+    return Prepared(lut, list(levels), qimage)
 
 
 # -- more cells than pixels ---------------------------------------------------------------------

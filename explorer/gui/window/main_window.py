@@ -64,6 +64,9 @@ class MainWindow(QMainWindow):
         self.figure_cache = None  # offscreen frames reused by Copy figure and Export (figures.py)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
+        worker = getattr(state, "worker", None)  # heads' images made on the compute thread
+        if worker is not None:
+            worker.after_forward = self.heads_grid.preparer
         self.heads_grid.set_colormap(state.view.colormap)
         self.heads_grid.set_show_values(state.view.show_values)
         self.tabs = QTabWidget()
