@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from explorer.core import AttentionConfig, forward  # noqa: E402
-from explorer.gui.window.figures import ExportOptions, build_figure, figure_bytes  # noqa: E402
+from explorer.gui.window.exports.figures import ExportOptions, build_figure, figure_bytes  # noqa: E402
 from explorer.export.naming import FigureSpec  # noqa: E402
 from explorer.cli.export import ensure_qt_app  # noqa: E402
 

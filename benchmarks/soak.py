@@ -215,7 +215,7 @@ class Soak:
             self.w.heads_grid.head_clicked.emit(self.rng.randrange(result.config.n_heads))
 
     def export_dialog(self):
-        from explorer.gui.window.export_dialog import open_export_dialog
+        from explorer.gui.window.exports.export_dialog import open_export_dialog
         dialog = open_export_dialog(self.w)
         dialog._confirm_large_csv = lambda: True  # never a modal question in a soak
         dialog.folder.setText(str(self.out_dir))
@@ -230,7 +230,7 @@ class Soak:
             path.unlink()
 
     def copy_figure(self):
-        from explorer.gui.window.export_dialog import copy_figure
+        from explorer.gui.window.exports.export_dialog import copy_figure
         copy_figure(self.w)
 
     def pe_dims(self):

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QApplication
 app = QApplication.instance() or QApplication(["x"])
 try:
     from explorer.gui.window.main_window import MainWindow, NORMAL_PT
-    from explorer.gui.window.from_window import available_specs, export_from_window
-    from explorer.gui.window.figures import ExportOptions
+    from explorer.gui.window.exports.from_window import available_specs, export_from_window
+    from explorer.gui.window.exports.figures import ExportOptions
     from explorer.gui.plotting.fonts import ui_font
     from explorer.app.state import AppState
 except ImportError:

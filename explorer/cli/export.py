@@ -195,7 +195,7 @@ def _refuse_existing(folder, names: list[str]) -> None:
 
 
 def _render(config, specs, args) -> list[tuple[str, bytes]]:
-    from ..gui.window.figures import ExportOptions, export_items
+    from ..gui.window.exports.figures import ExportOptions, export_items
     options = ExportOptions(fmt=args.format, scale=args.scale or 1.0, width=args.width,
                             background=args.background, title=args.title)
     previous = None
@@ -208,7 +208,7 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
         items = []
         for spec in specs:
             if spec.kind == "window":
-                from ..gui.window.from_window import fresh_window_bytes
+                from ..gui.window.exports.from_window import fresh_window_bytes
                 items.append((None, fresh_window_bytes(config, options)))
             else:
                 items += export_items(config, [spec], options)

@@ -115,7 +115,7 @@ def _walk(lesson, args: argparse.Namespace) -> list[bytes]:
     from ..app.state import AppState
     from ..export.files import ExportError
     from ..export.render import render_png, render_svg, settle
-    from ..gui.window.figures import discard
+    from ..gui.window.exports.figures import discard
     from ..gui.window.main_window import MainWindow
     deck_size = QSize(*DECK_WINDOW)
     state = AppState(backend_config(args))

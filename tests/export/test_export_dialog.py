@@ -7,10 +7,10 @@ from PySide6.QtGui import QGuiApplication, QImage
 
 from explorer import cli
 from explorer.core import get_preset
-from explorer.gui.window.figures import ExportOptions
-from explorer.gui.window.from_window import current_spec, export_from_window
+from explorer.gui.window.exports.figures import ExportOptions
+from explorer.gui.window.exports.from_window import current_spec, export_from_window
 from explorer.export.naming import FigureSpec
-from explorer.gui.window.export_dialog import copy_figure, open_export_dialog
+from explorer.gui.window.exports.export_dialog import copy_figure, open_export_dialog
 
 LAB3 = get_preset("course-lab3").config
 

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtGui import QPalette
 
 from explorer.core import get_preset
-from explorer.gui.window.export_dialog import open_export_dialog
+from explorer.gui.window.exports.export_dialog import open_export_dialog
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
 
 from explorer.core import forward, get_preset, run_kv_cache
-from explorer.gui.window.figures import (ExportOptions, ViewOptions, build_figure, default_view_size,
+from explorer.gui.window.exports.figures import (ExportOptions, ViewOptions, build_figure, default_view_size,
                                      export_items, figure_bytes)
 from explorer.export.naming import FigureSpec, parse_what
 from explorer.export.render import render_image

@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QImage, QPainter
 
 from explorer.core import forward, get_preset
-from explorer.gui.window.figures import build_figure
+from explorer.gui.window.exports.figures import build_figure
 from explorer.export.naming import FigureSpec
 from explorer.export.render import render_image
 from explorer.export.theme import bundled_family, figure_font

@@ -12,7 +12,7 @@ from explorer.export import png, render
 from explorer.export.naming import parse_what
 from explorer.export.png import PngStream, encode_png, image_rgb
 from explorer.export.render import render_bands, render_image, render_png
-from explorer.gui.window.figures import ExportOptions, build_figure, figure_bytes
+from explorer.gui.window.exports.figures import ExportOptions, build_figure, figure_bytes
 
 LAB3 = get_preset("course-lab3").config
 MID = AttentionConfig(tokens=tuple(f"t{i}" for i in range(40)), d_model=64, n_heads=4, seed=2)

@@ -10,7 +10,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
 from explorer.core import forward, get_preset
-from explorer.gui.window.figures import build_figure
+from explorer.gui.window.exports.figures import build_figure
 from explorer.export.naming import FigureSpec
 from explorer.export.render import raw_svg
 from explorer.export.svg_tidy import bake_cosmetic_strokes, bake_images, sharpen_images, tidy_svg

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 from explorer.core import get_preset
 from explorer.export.frame import FigureFrame
 from explorer.export.naming import FigureSpec
-from explorer.gui.window.export_dialog import copy_figure
-from explorer.gui.window.figures import ExportOptions, export_items
-from explorer.gui.window.from_window import export_from_window, live_view, view_options
+from explorer.gui.window.exports.export_dialog import copy_figure
+from explorer.gui.window.exports.figures import ExportOptions, export_items
+from explorer.gui.window.exports.from_window import export_from_window, live_view, view_options
 from window_support import settle
 
 LAB3 = get_preset("course-lab3").config

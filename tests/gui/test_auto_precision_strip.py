@@ -56,8 +56,8 @@ def test_a_csv_from_the_window_carries_the_exact_float64_numbers(qtbot, window_o
 
     from explorer.core import forward
     from explorer.export.naming import FigureSpec
-    from explorer.gui.window.figures import ExportOptions
-    from explorer.gui.window.from_window import export_from_window
+    from explorer.gui.window.exports.figures import ExportOptions
+    from explorer.gui.window.exports.from_window import export_from_window
 
     state, window = window_on(LARGE)
     assert state.result.weights.dtype == np.float32  # what the screen shows

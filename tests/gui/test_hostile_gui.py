@@ -109,7 +109,7 @@ def test_a_hostile_sentence_in_the_window_is_refused_with_a_message(qtbot, windo
 @pytest.mark.parametrize("name", [".png", " .png", "a\x01.png", "a\u202egnp.png", "a/b.png",
                                   "\x7f", "x" * 300])
 def test_the_export_dialog_refuses_a_bad_name_and_writes_nothing(window, tmp_path, name):
-    from explorer.gui.window.export_dialog import open_export_dialog
+    from explorer.gui.window.exports.export_dialog import open_export_dialog
     dialog = open_export_dialog(window)
     dialog.folder.setText(str(tmp_path))
     dialog.name.setText(name)

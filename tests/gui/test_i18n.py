@@ -70,7 +70,7 @@ def test_every_visible_text_of_the_real_window_is_korean(qtbot, make_window):
     dialog = window.show_shortcuts()
     found += [f"[shortcuts] {line}" for line in untranslated(dialog, TOKENS)]
     dialog.close()
-    from explorer.gui.window.export_dialog import open_export_dialog
+    from explorer.gui.window.exports.export_dialog import open_export_dialog
     export = open_export_dialog(window)
     found += [f"[export] {line}" for line in untranslated(export, TOKENS)]
     export.close()
@@ -201,7 +201,7 @@ def test_topic_explanation_is_shown_in_the_ui_language(qtbot, make_window):
 
 
 def test_exported_figure_labels_follow_the_ui_language(qtbot, make_window):
-    from explorer.gui.window.figures import ExportOptions, export_items
+    from explorer.gui.window.exports.figures import ExportOptions, export_items
     from explorer.export.naming import FigureSpec
     window = make_window()
     set_window_language(window, "ko")

@@ -73,7 +73,7 @@ def test_presentation_toggles_do_not_rebuild_label_pixmaps(qtbot, window):
 
 
 def test_copy_figure_does_not_rebuild_label_pixmaps(qtbot, window):
-    from explorer.gui.window.export_dialog import copy_figure
+    from explorer.gui.window.exports.export_dialog import copy_figure
     growth = none_growth(lambda _i: copy_figure(window), 4)
     # 6,402 before the shared atlas, ~1,560 with a fresh offscreen grid per copy, ~84 with the
     # window's FigureCache reusing it (figures.FigureCache)

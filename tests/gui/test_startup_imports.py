@@ -20,8 +20,8 @@ DEFERRED = (
     "explorer.gui.window.learned_wiring", "explorer.app.learned_state", "explorer.core.learned",
     "explorer.gui.learned.overview",
     "explorer.gui.topics.cross_view", "explorer.app.topics", "explorer.core.topics",
-    "explorer.gui.window.export_dialog", "explorer.gui.window.figures", "explorer.export.render",
-    "explorer.gui.training", "explorer.gui.window.training_export", "explorer.app.training",
+    "explorer.gui.window.exports.export_dialog", "explorer.gui.window.exports.figures", "explorer.export.render",
+    "explorer.gui.training", "explorer.gui.window.exports.training_export", "explorer.app.training",
     "explorer.gui.window.lesson_wiring", "explorer.app.lessons",
     "explorer.core.training", "torch",
 )
@@ -39,7 +39,7 @@ SCRIPT = textwrap.dedent("""
     report = {"built": loaded(), "learned_none": window.learned is None}
     window.install_deferred()
     window.findChild(QObject, "topics_controller").show_topic("cross")
-    from explorer.gui.window.export_dialog import copy_figure  # what File → Copy figure does
+    from explorer.gui.window.exports.export_dialog import copy_figure  # what File → Copy figure does
     report["after_use"] = loaded()
     window.close()
     window.state.shutdown()

@@ -157,7 +157,7 @@ def _png(path) -> QImage:
 
 
 def test_snapshot_export_and_png_sequence_read_back(qtbot, view, tmp_path):
-    from explorer.gui.window.training_export import export_all_snapshots, export_shown_snapshot
+    from explorer.gui.window.exports.training_export import export_all_snapshots, export_shown_snapshot
     run_to_end(qtbot, view)
     view.scrubber.setValue(2)
     path = export_shown_snapshot(view, tmp_path / "snap.png")
@@ -211,7 +211,7 @@ def test_the_app_closes_with_exit_0_while_training_runs(tmp_path):
 
 
 def test_refusals_are_one_message_and_leave_nothing_behind(qtbot, view, tmp_path):
-    from explorer.gui.window.training_export import export_all_snapshots, export_shown_snapshot
+    from explorer.gui.window.exports.training_export import export_all_snapshots, export_shown_snapshot
     messages = []
     view.message.connect(messages.append)
     view.controls.heads.setValue(3)  # d_model 16 is not divisible by 3

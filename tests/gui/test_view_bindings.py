@@ -1,7 +1,7 @@
 """The window's view settings live in ViewState: widgets write them, follow them, export reads them."""
 
 from explorer.core import get_preset
-from explorer.gui.window.from_window import available_specs, view_options
+from explorer.gui.window.exports.from_window import available_specs, view_options
 
 WAIT_MS = 30_000
 

@@ -234,8 +234,8 @@ def test_export_writes_the_pretrained_layer_shown(make_window, qtbot, minilm):
     import io
     from PySide6.QtGui import QImage
     from explorer.export.naming import FigureSpec
-    from explorer.gui.window.figures import ExportOptions
-    from explorer.gui.window.from_window import available_specs, export_from_window
+    from explorer.gui.window.exports.figures import ExportOptions
+    from explorer.gui.window.exports.from_window import available_specs, export_from_window
     window = make_window()
     choose(qtbot, window, "minilm-l6")
     window.model_source.layer_slider.setValue(2)

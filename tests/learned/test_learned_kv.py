@@ -111,9 +111,9 @@ def test_the_real_cache_is_exported_as_png_svg_and_csv(make_window, qtbot, smoll
     import io
     from PySide6.QtGui import QImage
     from explorer.export.naming import FigureSpec
-    from explorer.gui.window.export_dialog import ExportDialog
-    from explorer.gui.window.figures import ExportOptions
-    from explorer.gui.window.from_window import available_specs, current_spec, export_from_window
+    from explorer.gui.window.exports.export_dialog import ExportDialog
+    from explorer.gui.window.exports.figures import ExportOptions
+    from explorer.gui.window.exports.from_window import available_specs, current_spec, export_from_window
     window = _window_on_kv(make_window, qtbot)
     panel, run = window.kv_panel, window.learned.generation
     panel.set_step(2)
@@ -140,8 +140,8 @@ def test_the_real_cache_is_exported_as_png_svg_and_csv(make_window, qtbot, smoll
 
 
 def test_an_encoder_offers_no_pe_or_kv_figure_and_says_why(make_window, qtbot, minilm):
-    from explorer.gui.window.export_dialog import ExportDialog
-    from explorer.gui.window.from_window import available_specs
+    from explorer.gui.window.exports.export_dialog import ExportDialog
+    from explorer.gui.window.exports.from_window import available_specs
     window = make_window()
     choose(qtbot, window, "minilm-l6")
     kinds = {spec.kind for _label, spec in available_specs(window)}

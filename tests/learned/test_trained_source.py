@@ -180,7 +180,7 @@ def test_the_kv_tab_and_export_dialog_say_where_the_trained_cache_is(window, qtb
     """The KV tab steps smollm2 and the course model; with the trained source it says where its
     cache is (choosing it raised KeyError in the KV wiring), and the export notes say why there
     is no PE (learned position embeddings) or KV figure."""
-    from explorer.gui.window.learned_export import not_offered
+    from explorer.gui.window.exports.learned_export import not_offered
     train_steps(qtbot, window)
     window.tabs.setCurrentWidget(window.kv_panel)
     choose_trained(qtbot, window)

@@ -31,7 +31,7 @@ from ..kv.panel import KVPanel
 from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
 from .bindings import bind_kv_panel, bind_pe_panel
-from .export_actions import install_export_actions
+from .exports.export_actions import install_export_actions
 from .language import install_language_menu
 from ..plotting.i18n import current_language, translate
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
         imported here, after the first paint, like the pretrained models."""
         if self.train_view is None:
             from ..training import TrainView
-            from .training_export import install_training_export
+            from .exports.training_export import install_training_export
             self.train_view = TrainView(HeadsGrid)
             self.train_view.set_device(self.state.config.device)
             self.train_view.set_colormap(self.state.view.colormap)

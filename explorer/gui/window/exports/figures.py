@@ -20,15 +20,15 @@ from PySide6.QtCore import QEvent, QSize
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBox, QApplication,
                                QComboBox, QLabel, QLayout, QLineEdit, QWidget)
 
-from ...core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
-from ...export import csv_export
-from ...export.files import Content, Streamed
-from ...export.frame import FigureFrame
-from ...export.naming import FigureSpec, default_name, settings_title
-from ...export.render import render_png, render_svg, settle
-from ..heads.grid import COLORBAR_PX, MAX_GRID_HEADS, HeadsGrid
-from ..kv.panel import KVPanel
-from ..pe.panel import PEPanel
+from ....core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
+from ....export import csv_export
+from ....export.files import Content, Streamed
+from ....export.frame import FigureFrame
+from ....export.naming import FigureSpec, default_name, settings_title
+from ....export.render import render_png, render_svg, settle
+from ...heads.grid import COLORBAR_PX, MAX_GRID_HEADS, HeadsGrid
+from ...kv.panel import KVPanel
+from ...pe.panel import PEPanel
 
 HEAD_CELL = QSize(400, 400)       # logical size per head in the grid
 SINGLE_HEAD = QSize(640, 600)

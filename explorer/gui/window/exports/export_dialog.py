@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox,
                                QVBoxLayout, QWidget)
 
 from .figures import ExportOptions
-from ...export.files import ExportError, check_name, write_files
+from ....export.files import ExportError, check_name, write_files
 from .from_window import available_specs, current_spec, default_file_name, export_from_window, unavailable_note
-from ...export.naming import FORMATS
-from ...export.theme import BACKGROUNDS
-from ..plotting.fonts import set_text_colour
-from ..plotting.i18n import translate
+from ....export.naming import FORMATS
+from ....export.theme import BACKGROUNDS
+from ...plotting.fonts import set_text_colour
+from ...plotting.i18n import translate
 
 LARGE_CSV_ROWS = 1_000_000  # above this, a CSV takes seconds to build: ask first
 CSV_BYTES_PER_ROW = 42      # measured: 16.8M rows of head,query_index,query,key_index,key,weight = 711 MB

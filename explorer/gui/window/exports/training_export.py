@@ -17,15 +17,15 @@ from pathlib import Path
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ...export.files import ExportError, make_folders, remove_empty, write_file, write_files
-from ...export.frame import FigureFrame
-from ...export.render import render_image, render_png, settle
+from ....export.files import ExportError, make_folders, remove_empty, write_file, write_files
+from ....export.frame import FigureFrame
+from ....export.render import render_image, render_png, settle
 from PySide6.QtWidgets import QFileDialog
 
-from ..plotting.i18n import translate
-from ..heads.grid import HeadsGrid
-from ..training.curves import TrainingCurves
-from ..training.heads import SnapshotHeads
+from ...plotting.i18n import translate
+from ...heads.grid import HeadsGrid
+from ...training.curves import TrainingCurves
+from ...training.heads import SnapshotHeads
 
 FIGURE_WIDTH = 1200
 LAYER_HEIGHT = 340     # the heads of one layer
@@ -97,7 +97,7 @@ def export_animation(folder, config, snapshots, probe, colormap=None, gif: bool 
     Pillow is installed and `gif`; returns the paths written. Nothing is left on failure."""
     if not snapshots:
         raise ExportError("there are no snapshots to export yet")
-    from ...export.render import png_bytes
+    from ....export.render import png_bytes
     width = len(str(snapshots[-1].step))
     items, images = [], []
     for step, image in _frames(config, snapshots, probe, colormap):
@@ -127,7 +127,7 @@ def _gif(images) -> bytes | None:
     if not gif_available():
         return None
     from PIL import Image
-    from ...export.png import image_rgb
+    from ....export.png import image_rgb
     frames = [Image.fromarray(image_rgb(image)).convert("P", palette=Image.Palette.ADAPTIVE)
               for image in images]
     out = io.BytesIO()

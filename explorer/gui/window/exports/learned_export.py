@@ -14,13 +14,13 @@ from __future__ import annotations
 import csv
 import io
 
-from ...app.learned_kv import LearnedKVTrace
-from ...app.learned import TRAINED, spec_of
-from ...export.csv_export import kv_chunks
-from ...export.naming import FigureSpec
-from ...export.render import settle
-from ..learned.source import kind_name
-from ..plotting.i18n import translate
+from ....app.learned_kv import LearnedKVTrace
+from ....app.learned import TRAINED, spec_of
+from ....export.csv_export import kv_chunks
+from ....export.naming import FigureSpec
+from ....export.render import settle
+from ...learned.source import kind_name
+from ...plotting.i18n import translate
 from .figures import (ExportOptions, ViewOptions, figure_bytes, framed_view, release,
                       window_figure_cache)
 

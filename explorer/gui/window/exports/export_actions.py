@@ -7,8 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from .shortcuts import get_shortcut
-from ..plotting.i18n import translate
+from ..shortcuts import get_shortcut
+from ...plotting.i18n import translate
 
 EXPORT_KEYS = get_shortcut("export").keys[0]  # the shortcuts table is the one source
 COPY_KEYS = get_shortcut("copy_figure").keys[0]

@@ -12,14 +12,14 @@ import time
 
 from PySide6.QtWidgets import QWidget
 
-from ...app.learned_kv import LearnedKVTrace
+from ....app.learned_kv import LearnedKVTrace
 from .figures import ExportOptions, ViewOptions, discard, export_items, window_figure_cache
 from .learned_export import (file_name, learned_kv_trace, not_offered, pretrained_heads_export,
                              pretrained_kv_export, shows_pretrained)
-from ...export.files import ExportError
-from ..plotting.i18n import translate
-from ...export.naming import FigureSpec, default_name, settings_title
-from ...export.render import render_png, render_svg
+from ....export.files import ExportError
+from ...plotting.i18n import translate
+from ....export.naming import FigureSpec, default_name, settings_title
+from ....export.render import render_png, render_svg
 
 WINDOW = FigureSpec("window")
 
@@ -127,7 +127,7 @@ def figure_cache(window):
 
 def default_file_name(window, spec: FigureSpec, fmt: str) -> str:
     """The name a figure of this window gets (a pretrained model's: model and layer)."""
-    from ...export.naming import default_name
+    from ....export.naming import default_name
     if shows_pretrained(window) and spec.kind in ("heads", "head", "kv"):
         return file_name(window.heads_grid.shown_result(), spec, fmt)
     state = window.state
@@ -156,9 +156,9 @@ def fresh_window_bytes(config, options: ExportOptions, size=None, timeout_s: flo
     from PySide6.QtCore import QElapsedTimer, QSize
     from PySide6.QtWidgets import QApplication
 
-    from .main_window import MainWindow
-    from ...app.state import AppState
-    from ...export.render import settle
+    from ..main_window import MainWindow
+    from ....app.state import AppState
+    from ....export.render import settle
     state = AppState(config)
     window = MainWindow(state)
     try:
