@@ -40,7 +40,7 @@ def test_a_huge_csv_asks_first_and_writes_nothing_when_declined(qtbot, window, t
     """16 heads at 1024 tokens is a 16.8M-row CSV: seconds of frozen window, so ask first."""
     from PySide6.QtWidgets import QMessageBox
 
-    from explorer.gui.window import export_dialog as module
+    from explorer.gui.window.exports import export_dialog as module
     dialog = open_export_dialog(window)
     qtbot.addWidget(dialog)
     dialog.folder.setText(str(tmp_path))
