@@ -34,6 +34,12 @@ def records_arrays(records) -> dict:
             "scores": np.stack([r.scores for r in records])}
 
 
+# 0.5 always labelled, then 0 and 1, then the quarters where they fit (pyqtgraph leaves out a
+# finer level whose labels would overlap, and labels at the very ends of a short axis): automatic
+# ticks wrote 0.2 … 0.8 over each other in the short plots of a 1024 × 768 projector
+UNIT_TICKS = [[(0.5, "0.5")], [(0.0, "0"), (1.0, "1")], [(0.25, "0.25"), (0.75, "0.75")]]
+
+
 def _plot(layout: pg.GraphicsLayoutWidget, row: int, col: int, title: str) -> pg.PlotItem:
     plot = layout.addPlot(row=row, col=col)
     free_title_width(plot)  # a long title must not hold the layout wider than the tab
@@ -54,6 +60,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.loss_plot = _plot(self, 0, 0, translate("training.curves", "Loss"))
         self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", "Accuracy (held-out)"))
         self.accuracy_plot.setYRange(0, 1.02, padding=0)
+        self.accuracy_plot.getAxis("left").setTicks(UNIT_TICKS)
         self.role_plots = {ROLES[0]: _plot(self, 0, 2, translate("training.curves", "Previous-token score")),
                            ROLES[1]: _plot(self, 0, 3, translate("training.curves", "Induction score"))}
         self.plots = [self.loss_plot, self.accuracy_plot, *self.role_plots.values()]
@@ -72,6 +79,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.accuracy_curve = self.accuracy_plot.plot(pen=pg.mkPen("#009E73", width=2))
         for plot in self.role_plots.values():
             plot.setYRange(0, 1.02, padding=0)
+            plot.getAxis("left").setTicks(UNIT_TICKS)
             plot.addItem(pg.InfiniteLine(SWITCH_THRESHOLD, angle=0,
                                          pen=pg.mkPen("#888888", width=1, style=Qt.PenStyle.DotLine)))
         self.step_lines = [pg.InfiniteLine(0, angle=90, pen=pg.mkPen("#CC0000", width=1.5,
