@@ -148,8 +148,8 @@ class HeadsGrid(QWidget):
         """About the side (px) each of `count` heatmaps would get in this widget's present size
         with that mode's sizes (an estimate from the style's overhead, as the columns are chosen)."""
         style = PanelStyle.for_mode(presentation)
-        width, height = max(1, self._view.width() - COLORBAR_PX), max(1, self._view.height())
-        columns = choose_columns(count, width, height, style.overhead_px)
+        width, height = self._room()
+        columns = self._columns_for(count, style)
         rows = math.ceil(count / columns)
         return min(width / columns - style.overhead_px[0], height / rows - style.overhead_px[1])
 
@@ -276,9 +276,12 @@ class HeadsGrid(QWidget):
         self._columns = columns
         self.preparer.set_heads(visible)
 
-    def _columns_for(self, count: int) -> int:
-        return choose_columns(count, max(1, self._view.width() - COLORBAR_PX),
-                              max(1, self._view.height()), self._style.overhead_px)
+    def _columns_for(self, count: int, style: PanelStyle | None = None) -> int:
+        return choose_columns(count, *self._room(), (style or self._style).overhead_px)
+
+    def _room(self) -> tuple[int, int]:
+        """(width, height) the heatmaps and their axes share (the colour bar aside)."""
+        return max(1, self._view.width() - COLORBAR_PX), max(1, self._view.height())
 
     def _update_notice(self) -> None:
         n_heads = 0 if self._result is None else self._result.weights.shape[0]

@@ -21,10 +21,8 @@ from ..plotting.axes import (MAX_TICK_LABELS, WEIGHTS_COLORMAP, set_count_ticks,
 from ..plotting.colormaps import symmetric_levels
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import translate
-from ..plotting.token_ticks import tick_levels
 
 NEW_ROW_COLOR = "#ff7f0e"
-LABEL_ALL_MAX = 8            # tokens named one by one on the cache axes up to this many
 MAX_SEPARATORS = 32         # draw head boundaries in the concatenated view up to this many heads
 MAX_VALUE_CELLS = 16 * 8    # print the weights in their cells up to this many (keys × heads)
 
@@ -49,15 +47,6 @@ def concat_heads(per_head: np.ndarray) -> np.ndarray:
     return per_head.transpose(1, 0, 2).reshape(n, h * d_head)  # (n, d)
 
 
-
-def set_token_ticks(axis, tokens) -> None:
-    """Every token named when there are few; above LABEL_ALL_MAX, coarse-to-fine levels
-    (tick_levels) so pyqtgraph leaves out a finer level where its labels would overlap: SmolLM2's
-    21 cached tokens in a 110 px panel were written over each other."""
-    if len(tokens) <= LABEL_ALL_MAX:
-        set_index_ticks(axis, tokens)
-    else:
-        axis.setTicks(tick_levels(tokens, max_chars=10))
 
 class KVCacheView(pg.GraphicsLayoutWidget):
     """set_trace(trace), set_head(None | i), show_step(t)."""
@@ -129,9 +118,9 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._out_levels = symmetric_levels(np.stack([s.output for s in trace.steps]))  # (n, d)
         self.w_plot.setRange(xRange=(-0.5, cfg.n_tokens - 0.5), yRange=(-0.5, cfg.n_heads - 0.5),
                              padding=0)
-        set_token_ticks(self.w_plot.getAxis("bottom"), cfg.tokens)
+        set_index_ticks(self.w_plot.getAxis("bottom"), cfg.tokens)
         set_count_ticks(self.w_plot.getAxis("left"), cfg.n_heads, max_labels=8)
-        set_token_ticks(self.k_plot.getAxis("left"), cfg.tokens)
+        set_index_ticks(self.k_plot.getAxis("left"), cfg.tokens)
         self._align_columns()
         self._make_value_texts()
         self._make_pad_marks()

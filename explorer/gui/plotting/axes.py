@@ -14,10 +14,12 @@ import pyqtgraph as pg
 from .matrix import free_title_width  # noqa: F401 (its old home)
 from .matrix import MatrixHeatmap, style_cell_axes
 from .fonts import css_pt, ui_font
+from .token_ticks import tick_levels
 
 SIGNED_COLORMAP = "CET-D1"        # diverging blue - white - red: zero is white, sign is hue
 WEIGHTS_COLORMAP = "viridis"
 MAX_TICK_LABELS = 40              # above this many rows, numeric ticks instead of token names
+LABEL_ALL_MAX = 8                 # up to this many, every row named in one level
 
 
 def heatmap_plot(title: str, x_label: str, y_label: str, colormap: str = SIGNED_COLORMAP):
@@ -69,12 +71,26 @@ def set_title(plot: pg.PlotItem, text: str, color: str = "k") -> None:
 
 
 def set_index_ticks(axis: pg.AxisItem, labels) -> None:
-    """Tick i at cell i labelled with labels[i]; automatic numeric ticks when there are many."""
+    """Tick i at cell i labelled with labels[i]. Above LABEL_ALL_MAX, coarse-to-fine levels
+    (tick_levels), so pyqtgraph leaves out a finer level where its labels would overlap (SmolLM2's
+    21 cached tokens in a 110 px panel were written over each other); automatic numeric ticks
+    above MAX_TICK_LABELS."""
     labels = list(labels)
-    if 0 < len(labels) <= MAX_TICK_LABELS:
+    if 0 < len(labels) <= LABEL_ALL_MAX:
         axis.setTicks([[(i, str(t)) for i, t in enumerate(labels)]])
+    elif 0 < len(labels) <= MAX_TICK_LABELS:
+        axis.setTicks(tick_levels([str(t) for t in labels], max_chars=10))
     else:
         axis.setTicks(None)
+
+
+def fraction_ticks(high: float) -> list[list[tuple[float, str]]]:
+    """Levels for an axis from 0 to `high`: the middle first, then the ends, then the quarters;
+    pyqtgraph leaves out a finer level (and labels at the very ends of a short axis) where they
+    would not fit, where automatic ticks wrote 0.2 … 0.8 over each other on a projector."""
+    def tick(v: float) -> tuple[float, str]:
+        return (v, f"{v:g}")
+    return [[tick(high / 2)], [tick(0.0), tick(high)], [tick(high / 4), tick(3 * high / 4)]]
 
 
 def set_count_ticks(axis: pg.AxisItem, count: int, max_labels: int = 16) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel
 from ...app.topics import (SWEEP_SEEDS, ScalingData, compute_scaling,  # noqa: F401 (tests)
                            scaling_job)
 from ...core.topics.scaling import ScoreStats
+from ..plotting.axes import fraction_ticks
 from ..plotting.fonts import css_pt, ui_font
 from .base import TopicView
 from .bindings import bind_combo
@@ -198,12 +199,8 @@ class ScalingView(TopicView):
         # headroom above the data for the 'uniform' label (entropy: its line is the maximum)
         top = 1.1 if measure == "max_weight" else max(sweep.max_entropy * 1.3, 0.1)
         self.sweep_plot.setYRange(0, top, padding=0)
-        # coarse to fine: a finer level is left out where its labels would overlap (the plot is
-        # short on a projector, and automatic ticks wrote 0.2 … 1.0 over each other)
         high = 1.0 if measure == "max_weight" else round(float(sweep.max_entropy), 2)
-        self.sweep_plot.getAxis("left").setTicks(
-            [[(0.0, "0"), (high, f"{high:g}")], [(high / 2, f"{high / 2:g}")],
-             [(high / 4, f"{high / 4:g}"), (3 * high / 4, f"{3 * high / 4:g}")]])
+        self.sweep_plot.getAxis("left").setTicks(fraction_ticks(high))  # short on a projector
         # the weight init is named in the combo above the plot; the title stays short enough
         # for presentation mode
         set_plot_title(self.sweep_plot,

@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
 from ...core.training import ROLES, SWITCH_THRESHOLD, switch_steps
-from ..plotting.axes import set_legend_size, style_axes
+from ..plotting.axes import fraction_ticks, set_legend_size, style_axes
 from ..plotting.fonts import css_pt
 from ..plotting.i18n import translate
 from ..plotting.matrix import free_title_width
@@ -34,10 +34,7 @@ def records_arrays(records) -> dict:
             "scores": np.stack([r.scores for r in records])}
 
 
-# 0.5 always labelled, then 0 and 1, then the quarters where they fit (pyqtgraph leaves out a
-# finer level whose labels would overlap, and labels at the very ends of a short axis): automatic
-# ticks wrote 0.2 … 0.8 over each other in the short plots of a 1024 × 768 projector
-UNIT_TICKS = [[(0.5, "0.5")], [(0.0, "0"), (1.0, "1")], [(0.25, "0.25"), (0.75, "0.75")]]
+UNIT_TICKS = fraction_ticks(1.0)  # 0.5, then 0 and 1, then the quarters where they fit
 
 
 def _plot(layout: pg.GraphicsLayoutWidget, row: int, col: int, title: str) -> pg.PlotItem:
