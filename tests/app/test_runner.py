@@ -108,8 +108,14 @@ def test_the_higher_priority_channel_runs_first(runner):
     order = []
     low, _, _ = collect(runner)
     high, _, _ = collect(runner, priority=1)
-    gate = threading.Event()
-    low.submit(gate.wait, WAIT_S)                  # occupies the thread
+    gate, started = threading.Event(), threading.Event()
+
+    def hold(timeout):
+        started.set()
+        gate.wait(timeout)
+
+    low.submit(hold, WAIT_S)                       # occupies the thread
+    assert started.wait(WAIT_S)  # running before the others queue (else the next low supersedes it)
     low.submit(order.append, "low")
     high.submit(order.append, "high")
     gate.set()
