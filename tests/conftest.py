@@ -34,9 +34,20 @@ def _normal_font_scale():
 @pytest.fixture(autouse=True)
 def _results_on_the_gui_thread(request):
     """Tests that drive Qt get the app's Qt bridge: background results arrive through the event
-    loop, as in the app (importing explorer.gui installs it; without it they arrive at once)."""
+    loop, as in the app (importing explorer.gui installs it; without it they arrive at once).
+    They also get the app's garbage collection on the GUI thread only (explorer.gui.gui_thread_gc:
+    a worker's automatic collection freeing Qt objects hung a CI run); from then on, every test's
+    teardown runs the collection that came due, on this (the main) thread."""
     if "qtbot" in request.fixturenames:
         import explorer.gui  # noqa: F401
+        from explorer.gui.gui_thread_gc import collect_on_gui_thread
+        request.getfixturevalue("qapp")
+        collect_on_gui_thread()
+    yield
+    import sys
+    gui_gc = sys.modules.get("explorer.gui.gui_thread_gc")
+    if gui_gc is not None:
+        gui_gc.collect_due()
 
 
 @pytest.fixture

@@ -36,6 +36,7 @@ from ...core.config import parse_whole
 from ..plotting.colormaps import COLORMAPS, DEFAULT_COLORMAP
 from ..plotting.fonts import load_bundled_fonts, ui_font
 from ..plotting.resources import app_icon
+from ..gui_thread_gc import collect_on_gui_thread
 from ..plotting.i18n import install_language, system_language, translate
 from .main_window import NORMAL_PT, MainWindow
 from ...app.settings import Settings, default_settings_path, load_settings, save_settings
@@ -157,6 +158,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     """
     t0 = time.perf_counter()
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    collect_on_gui_thread()  # before AppState starts the compute thread (see gui_thread_gc)
     app.setApplicationName("attention-explorer")
     app.setWindowIcon(app_icon())
     load_bundled_fonts()

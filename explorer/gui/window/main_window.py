@@ -25,6 +25,7 @@ from ..plotting.colormaps import COLORMAPS
 from ..controls.panel import ControlPanel
 from ..plotting.fonts import load_bundled_fonts, screen_scale, set_font_scale, ui_font
 from ..heads.grid import HeadsGrid
+from ..gui_thread_gc import collect_on_gui_thread
 from ..heads.info_strip import InfoStrip
 from ...app.settings import Settings
 from ..kv.panel import KVPanel
@@ -52,6 +53,7 @@ class MainWindow(QMainWindow):
         """`defer_learned`: leave the pretrained models' control and tabs and the Train tab to a
         later `install_deferred()` (run_app calls it just after the first paint)."""
         super().__init__(parent)
+        collect_on_gui_thread()  # before any view: no Qt object is ever freed by a worker's GC
         load_bundled_fonts()
         self.state = state
         self._painted = False
