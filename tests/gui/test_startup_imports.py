@@ -24,6 +24,7 @@ DEFERRED = (
     "explorer.gui.training", "explorer.gui.window.exports.training_export", "explorer.app.training",
     "explorer.gui.window.lesson_wiring", "explorer.app.lessons",
     "explorer.core.training", "torch",
+    "explorer.gui.pe.panel", "explorer.gui.kv.panel",  # the PE and KV tabs (install_panels)
 )
 
 SCRIPT = textwrap.dedent("""
@@ -36,8 +37,10 @@ SCRIPT = textwrap.dedent("""
     deferred = json.loads(sys.argv[1])
     loaded = lambda: [name for name in deferred if name in sys.modules]
     window = MainWindow(AppState(), defer_learned=True)
-    report = {"built": loaded(), "learned_none": window.learned is None}
+    report = {"built": loaded(), "learned_none": window.learned is None,
+              "placeholders": [window.tabs.widget(i).objectName() for i in (1, 2)]}
     window.install_deferred()
+    report["panels"] = [type(window.tabs.widget(i)).__name__ for i in (1, 2)]
     window.findChild(QObject, "topics_controller").show_topic("cross")
     from explorer.gui.window.exports.export_dialog import copy_figure  # what File → Copy figure does
     report["after_use"] = loaded()
@@ -56,6 +59,8 @@ def test_window_construction_leaves_the_deferred_modules_unimported(tmp_path):
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["built"] == []
     assert report["learned_none"]
+    assert report["placeholders"] == ["pe_placeholder", "kv_placeholder"]
+    assert report["panels"] == ["PEPanel", "KVPanel"]
     # the check can fail: using them imports them (torch stays out until training starts)
     assert set(report["after_use"]) == set(DEFERRED) - {"torch"}
 

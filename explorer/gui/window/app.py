@@ -83,11 +83,21 @@ class _Startup:
 
     def on_first_paint(self) -> None:
         self.log("first paint")
-        QTimer.singleShot(0, self.window.install_deferred)  # see MainWindow.install_deferred
+        self._run_steps(self.window.deferred_steps())  # see MainWindow.deferred_steps
         QTimer.singleShot(0, self.window.state.request_devices)
         quit_after = os.environ.get(QUIT_AFTER_ENV)
         if quit_after is not None:
             QTimer.singleShot(quit_after_ms(quit_after), self.timed_close)
+
+    def _run_steps(self, steps: list) -> None:
+        """Each step in its own turn of the event loop, in order (input and paints between)."""
+        if steps:
+            def run_first():
+                try:
+                    steps[0]()
+                finally:  # a failing step (reported by the excepthook) does not stop the rest
+                    self._run_steps(steps[1:])
+            QTimer.singleShot(0, run_first)
 
     def timed_close(self) -> None:
         path = os.environ.get(SCREENSHOT_ENV)

@@ -2,8 +2,10 @@
 
 It binds pieces together and draws nothing itself: ``AppState`` computes (through its worker),
 ``HeadsGrid`` draws heads, ``ControlPanel`` edits the state. ``pe.panel.PEPanel`` and
-``kv.panel.KVPanel`` become tabs, and ``export_actions.install_export_actions(window)`` /
-``topics.install_topics_menu(window)`` fill File and Topics.
+``kv.panel.KVPanel`` become tabs (built by ``install_panels``: with ``defer_learned`` just after the
+first paint, their tabs holding empty placeholders until then), and
+``export_actions.install_export_actions(window)`` / ``topics.install_topics_menu(window)`` fill
+File and Topics.
 
 Attributes other code may use: ``state``, ``heads_grid``, ``tabs``, ``controls``, ``info_strip``,
 ``file_menu``, ``view_menu``, ``presets_menu``, ``topics_menu``, ``help_menu``, ``menus`` (by title),
@@ -28,8 +30,6 @@ from ..heads.grid import HeadsGrid
 from ..gui_thread_gc import collect_on_gui_thread
 from ..heads.info_strip import InfoStrip
 from ...app.settings import Settings
-from ..kv.panel import KVPanel
-from ..pe.panel import PEPanel
 from ..topics import install_topics_menu
 from .bindings import bind_kv_panel, bind_pe_panel
 from .exports.export_actions import install_export_actions
@@ -50,15 +50,17 @@ class MainWindow(QMainWindow):
     def __init__(self, state: AppState, settings: Settings | None = None,
                  rng: random.Random | None = None, parent: QWidget | None = None,
                  defer_learned: bool = False):
-        """`defer_learned`: leave the pretrained models' control and tabs and the Train tab to a
-        later `install_deferred()` (run_app calls it just after the first paint)."""
+        """`defer_learned`: leave the PE and KV tabs, the pretrained models' control and tabs,
+        the Train tab and the lessons to a later `install_deferred()` (run_app runs its steps
+        just after the first paint)."""
         super().__init__(parent)
         collect_on_gui_thread()  # before any view: no Qt object is ever freed by a worker's GC
         load_bundled_fonts()
         self.state = state
         self._painted = False
         self._views: list[QWidget] = []
-        self.pe_panel = self.kv_panel = None
+        self.pe_panel = self.kv_panel = None  # install_panels
+        self._placeholders: dict[str, QWidget] = {}  # their tabs until then
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
         self.train_view = None  # the Train tab (install_training)
         self.lessons = None  # LessonController: the Lessons menu and panel (install_lessons)
@@ -92,7 +94,7 @@ class MainWindow(QMainWindow):
                                        | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.controls_dock)
         self._build_menus()
-        self._add_optional_panels()
+        self._add_panel_placeholders()
         self._install_plugins()
         if not defer_learned:
             self.install_deferred()
@@ -132,11 +134,33 @@ class MainWindow(QMainWindow):
         if self.tabs.tabBar().tabButton(index, QTabBar.ButtonPosition.RightSide) is not None:
             self.tabs.removeTab(index)  # the widget lives on for the next time it is opened
 
+    def install_panels(self) -> None:
+        """The PE and KV tabs' views, in place of their placeholders (once).
+
+        Building them is ~170 ms (pyqtgraph plot items, measured at start-up on the 2-core
+        machine), two thirds of the time to the first picture, which shows the Heads tab; so a
+        deferred window builds them just after its first paint, or at once if a placeholder tab
+        is chosen first. Everything else that uses them (learned wiring, lessons, exports) calls
+        this first.
+        """
+        if self.pe_panel is not None:
+            return
+        from ..kv.panel import KVPanel
+        from ..pe.panel import PEPanel
+        self.pe_panel = self._replace_placeholder("pe", PEPanel())
+        self.kv_panel = self._replace_placeholder("kv", KVPanel())
+        bind_pe_panel(self.state.view, self.pe_panel)
+        bind_kv_panel(self.state.view, self.kv_panel)
+        if self.state.result is not None:
+            self.pe_panel.set_result(self.state.result)
+        self._on_tab_changed(self.tabs.currentIndex())  # (the KV trace, if its tab is current)
+
     def install_learned(self):
         """The pretrained models' source control, overview and Generate tabs (once); returns the
         LearnedState. learned_wiring (with app.learned_state, core.learned, gui.learned) is
         imported here, so a window built with defer_learned=True starts without them: they are
         ~25 ms of imports the first picture (the random model) does not need."""
+        self.install_panels()
         if self.learned is None:
             from .learned_wiring import install_learned, link_training
             install_learned(self)
@@ -167,16 +191,23 @@ class MainWindow(QMainWindow):
         """The Lessons menu and panel (once); returns the LessonController. Reading the built-in
         lessons checks their model names against the pretrained models' registry, so it waits
         for the first paint too."""
+        self.install_panels()
         if self.lessons is None:
             from .lesson_wiring import install_lessons
             install_lessons(self)
         return self.lessons
 
+    def deferred_steps(self) -> list:
+        """What the first picture does not need, in order: the PE and KV tabs, the pretrained
+        models, the Train tab, the lessons. run_app runs each in its own turn of the event loop
+        (input between them is not held up by the whole ~300 ms)."""
+        return [self.install_panels, self.install_learned, self.install_training,
+                self.install_lessons]
+
     def install_deferred(self) -> None:
-        """What the first picture does not need: the pretrained models, the Train tab, lessons."""
-        self.install_learned()
-        self.install_training()
-        self.install_lessons()
+        """Every deferred step at once."""
+        for step in self.deferred_steps():
+            step()
 
     def showing_train(self) -> bool:
         return self.train_view is not None and self.tabs.currentWidget() is self.train_view
@@ -284,11 +315,32 @@ class MainWindow(QMainWindow):
                 handlers[shortcut.name] = lambda head=head: self.set_focus_head(head)
         return handlers
 
-    def _add_optional_panels(self) -> None:
-        self.pe_panel = PEPanel()
-        self.add_view(translate("window.main_window", "Positional encoding"), self.pe_panel)
-        self.kv_panel = KVPanel()
-        self.add_view(translate("window.main_window", "KV cache"), self.kv_panel)
+    def _add_panel_placeholders(self) -> None:
+        """The PE and KV tabs, titled, with empty pages until install_panels."""
+        for key, title in (("pe", translate("window.main_window", "Positional encoding")),
+                           ("kv", translate("window.main_window", "KV cache"))):
+            page = QWidget()
+            page.setObjectName(f"{key}_placeholder")
+            self.tabs.addTab(page, title)
+            self.tabs.tabBar().setTabButton(self.tabs.indexOf(page), QTabBar.ButtonPosition.RightSide, None)
+            self._placeholders[key] = page
+
+    def _replace_placeholder(self, key: str, view: QWidget) -> QWidget:
+        """Put `view` in the placeholder's tab (same place, title and current tab)."""
+        page = self._placeholders.pop(key)
+        index, current = self.tabs.indexOf(page), self.tabs.currentIndex()
+        title = self.tabs.tabText(index)  # (already in the UI language)
+        blocked = self.tabs.blockSignals(True)  # one _on_tab_changed, by install_panels
+        self.tabs.removeTab(index)
+        self.tabs.insertTab(index, view, title)
+        self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, None)
+        self.tabs.setCurrentIndex(current)
+        self.tabs.blockSignals(blocked)
+        page.deleteLater()
+        self._views.append(view)
+        if self.state.view.presentation:
+            view.set_presentation(True)
+        return view
 
     def _install_plugins(self) -> None:
         install_export_actions(self)
@@ -307,8 +359,6 @@ class MainWindow(QMainWindow):
         self.heads_grid.head_clicked.connect(self._on_head_clicked)
         state.kv_trace_changed.connect(self._on_kv_trace)
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        bind_pe_panel(state.view, self.pe_panel)
-        bind_kv_panel(state.view, self.kv_panel)
 
     # ----- slots ---------------------------------------------------------------------------
     def _on_result(self, result: AttentionResult) -> None:
@@ -333,10 +383,13 @@ class MainWindow(QMainWindow):
         return self.learned is None or self.learned.is_random
 
     def _on_kv_trace(self, trace) -> None:
-        if self._shows_random():  # a pretrained decoder's own cache is on the KV tab otherwise
+        if self.kv_panel is not None and self._shows_random():  # a pretrained decoder's own cache is on the KV tab otherwise
             self.kv_panel.set_trace(trace)
 
     def _on_tab_changed(self, _index: int) -> None:
+        if self.tabs.currentWidget() in self._placeholders.values():
+            self.install_panels()  # chosen before the deferred step built them
+            return  # (install_panels calls this again, with the real page)
         self._only_the_current_page_sizes_the_tabs()
         showing_kv = self.tabs.currentWidget() is self.kv_panel
         self.state.kv_enabled = showing_kv and self._shows_random()
