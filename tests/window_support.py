@@ -23,14 +23,14 @@ class WindowFactory:
         self.made: list[tuple[AppState, MainWindow]] = []
 
     def __call__(self, config=None, compute=None, devices=None, show=True, seed=0,
-                 size: tuple[int, int] | None = None) -> MainWindow:
+                 size: tuple[int, int] | None = None, defer: bool = False) -> MainWindow:
         kw = {}
         if compute is not None:
             kw["compute"] = compute
         if devices is not None:
             kw["devices"] = lambda: devices
         state = AppState(config, worker=ComputeWorker(**kw))
-        window = MainWindow(state, rng=random.Random(seed))
+        window = MainWindow(state, rng=random.Random(seed), defer_learned=defer)
         self.qtbot.addWidget(window)
         self.made.append((state, window))
         if size is not None:

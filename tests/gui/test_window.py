@@ -286,3 +286,19 @@ def test_full_screen_toggles(qtbot, make_window):
     qtbot.waitUntil(window.isFullScreen)
     window.shortcut_actions["full_screen"].trigger()
     qtbot.waitUntil(lambda: not window.isFullScreen())
+
+
+def test_a_deferred_window_builds_the_kv_tab_when_it_is_chosen_first(qtbot, make_window):
+    """Before the deferred step runs, the PE and KV tabs hold placeholders; choosing one builds
+    both views in place (same tab, same title) and the KV tab then works as usual."""
+    window = make_window(defer=True)
+    assert window.kv_panel is None and window.tabs.widget(2).objectName() == "kv_placeholder"
+    title = window.tabs.tabText(2)
+    window.tabs.setCurrentIndex(2)
+    assert window.tabs.currentWidget() is window.kv_panel is not None
+    assert window.tabs.indexOf(window.pe_panel) == 1 and window.tabs.tabText(2) == title
+    assert window.state.kv_enabled
+    qtbot.waitUntil(lambda: window.kv_panel.trace is not None, timeout=30_000)
+    assert window.kv_panel.trace.config.replace(causal=False) == window.state.config  # (the cache is causal)
+    window.tabs.setCurrentIndex(1)
+    assert window.pe_panel.isVisible() and window.state.result is not None
