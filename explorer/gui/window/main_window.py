@@ -29,6 +29,7 @@ from ..plotting.fonts import load_bundled_fonts, screen_scale, set_font_scale, u
 from ..heads.grid import HeadsGrid
 from ..gui_thread_gc import collect_on_gui_thread
 from ..heads.info_strip import InfoStrip
+from ...app.heap import start_trimming
 from ...app.settings import Settings
 from ..topics import install_topics_menu
 from .bindings import bind_kv_panel, bind_pe_panel
@@ -55,6 +56,7 @@ class MainWindow(QMainWindow):
         just after the first paint)."""
         super().__init__(parent)
         collect_on_gui_thread()  # before any view: no Qt object is ever freed by a worker's GC
+        start_trimming()  # freed heap back to the system, off the GUI thread (app.heap)
         load_bundled_fonts()
         self.state = state
         self._painted = False

@@ -20,6 +20,7 @@ from PySide6.QtCore import QEvent, QSize
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBox, QApplication,
                                QComboBox, QLabel, QLayout, QLineEdit, QWidget)
 
+from ....app.heap import trim_soon
 from ....core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
 from ....export import csv_export
 from ....export.files import Content, Streamed
@@ -332,29 +333,7 @@ def release(frame: QWidget, cache: FigureCache | None) -> None:
         cache.release(frame)
     else:
         discard(frame)
-    give_back_freed_memory()
-
-
-def give_back_freed_memory() -> bool:
-    """Hand freed heap pages back to the system (glibc's malloc_trim; False elsewhere).
-
-    A 2x render allocates and frees tens of MB; glibc keeps those arenas for reuse, so the
-    window's RSS rose with every copy although nothing leaked (issue 11's soak: in-use memory
-    +41 MB, RSS +101 MB over 3,000 actions). Trimming costs a few ms after an export."""
-    global _LIBC
-    if _LIBC is None:
-        try:
-            import ctypes
-            _LIBC = ctypes.CDLL("libc.so.6").malloc_trim
-        except (OSError, AttributeError):
-            _LIBC = False
-    if _LIBC is False:
-        return False
-    _LIBC(0)
-    return True
-
-
-_LIBC = None  # glibc's malloc_trim once looked up; False where there is none
+    trim_soon()  # on the trimmer thread in the window (app.heap)
 
 
 def discard(frame: QWidget) -> None:
