@@ -755,8 +755,12 @@
         <translation>차원</translation>
     </message>
     <message>
-        <source>output row t (after W_O)</source>
-        <translation>출력 행 t (W_O 이후)</translation>
+        <source>output row t</source>
+        <translation>출력 행 t</translation>
+    </message>
+    <message>
+        <source>dimension (after W_O)</source>
+        <translation>차원 (W_O 이후)</translation>
     </message>
     <message>
         <source>attention of q_t over the cached keys</source>

@@ -68,8 +68,9 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.v_item = setup_heatmap(self.v_plot, translate("kv.cache_view", "V cache"), "", "")
         self.q_item = setup_heatmap(self.q_plot, translate("kv.cache_view", "query q_t"),
                                     translate("kv.cache_view", "dimension"), "")
-        self.out_item = setup_heatmap(self.out_plot, translate("kv.cache_view", "output row t (after W_O)"),
-                                      translate("kv.cache_view", "dimension"), "")
+        # (a short title: at 1024 px the two titles share ~340 px; the W_O note goes below)
+        self.out_item = setup_heatmap(self.out_plot, translate("kv.cache_view", "output row t"),
+                                      translate("kv.cache_view", "dimension (after W_O)"), "")
         self.w_item = setup_heatmap(self.w_plot, translate("kv.cache_view",
                                                            "attention of q_t over the cached keys"),
                                     translate("kv.cache_view",

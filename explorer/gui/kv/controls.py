@@ -61,6 +61,9 @@ class KVControls(QWidget):
         self.step_spin.setToolTip(translate("kv.controls", "Jump to a step"))
         self.head_combo = QComboBox()
         self.head_combo.setToolTip(translate("kv.controls", "Which head's K and V to show"))
+        # as wide as its longest entry, also after set_steps refills it ("all heads (concatenated)"
+        # was cut to "all head" when the box had been sized while empty)
+        self.head_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.slider = QSlider(Qt.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setPageStep(10)
