@@ -759,16 +759,16 @@
         <translation>출력 행 t</translation>
     </message>
     <message>
-        <source>dimension (after W_O)</source>
-        <translation>차원 (W_O 이후)</translation>
+        <source>after W_O</source>
+        <translation>W_O 이후</translation>
+    </message>
+    <message>
+        <source>cached key (colour 0 … step&apos;s largest)</source>
+        <translation>캐시된 키 (색: 0 … 단계 최대)</translation>
     </message>
     <message>
         <source>attention of q_t over the cached keys</source>
         <translation>캐시된 키에 대한 q_t의 어텐션</translation>
-    </message>
-    <message>
-        <source>cached key · colour 0 … this step&apos;s largest weight</source>
-        <translation>캐시된 키 · 색: 0 … 이 단계의 최대 가중치</translation>
     </message>
     <message>
         <source>head</source>

@@ -68,13 +68,13 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.v_item = setup_heatmap(self.v_plot, translate("kv.cache_view", "V cache"), "", "")
         self.q_item = setup_heatmap(self.q_plot, translate("kv.cache_view", "query q_t"),
                                     translate("kv.cache_view", "dimension"), "")
-        # (a short title: at 1024 px the two titles share ~340 px; the W_O note goes below)
+        # short titles and labels: at 1024 px the two plots share ~340 px
         self.out_item = setup_heatmap(self.out_plot, translate("kv.cache_view", "output row t"),
-                                      translate("kv.cache_view", "dimension (after W_O)"), "")
+                                      translate("kv.cache_view", "after W_O"), "")
         self.w_item = setup_heatmap(self.w_plot, translate("kv.cache_view",
                                                            "attention of q_t over the cached keys"),
                                     translate("kv.cache_view",
-                                              "cached key · colour 0 … this step's largest weight"), translate("kv.cache_view", "head"),
+                                              "cached key (colour 0 … step's largest)"), translate("kv.cache_view", "head"),
                                     WEIGHTS_COLORMAP)
         self.v_plot.setYLink(self.k_plot)
         self.v_plot.getAxis("left").setStyle(showValues=False)
