@@ -26,7 +26,8 @@ def tool(name: str) -> str:
 
 def sources() -> list[str]:
     files = sorted((ROOT / "explorer" / "gui").rglob("*.py")) + [ROOT / "explorer" / "app" / "report.py",
-                                                                ROOT / "explorer" / "export" / "naming.py"]
+                                                                ROOT / "explorer" / "export" / "naming.py",
+                                                                ROOT / "explorer" / "export" / "files.py"]
     files += [ROOT / "explorer" / "app" / f"{name}.py" for name in ("learned", "learned_generation", "learned_kv", "learned_state")]
     # core's error templates (ConfigError.of, context "core"; shown by app.i18n.error_text)
     files += sorted(p for p in (ROOT / "explorer" / "core").rglob("*.py") if "QT_TRANSLATE_NOOP" in p.read_text("utf-8"))

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
-from ..core.config import ConfigError
+from ..core.messages import TranslatableError
 from .resources import resource_path
 
 LANGUAGES = ("en", "ko")
@@ -81,12 +81,14 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate's
 
 
 def error_text(exc: BaseException, language: str | None = None) -> str:
-    """An error's message in the current (or given) language. Core's ConfigErrors are English
-    (the CLI prints them) but keep their template and parameters (``ConfigError.of``): the
-    template is looked up in the "core" context and filled in; so are the parameters named
-    as words (e.g. "encoder "). Anything else: str(exc)."""
-    if not isinstance(exc, ConfigError) or exc.template is None:
+    """An error's message in the current (or given) language. Core's ConfigErrors and the
+    export's ExportErrors are English (the CLI prints them) but keep their template and
+    parameters (``TranslatableError.of``): the template is looked up in the error's context
+    ("core", "export") and filled in; so are the parameters named as words (e.g. "encoder ").
+    Anything else: str(exc)."""
+    if not isinstance(exc, TranslatableError) or exc.template is None:
         return str(exc)
-    params = {name: translate("core", value, language) if name in exc.words else value
+    context = exc.context
+    params = {name: translate(context, value, language) if name in exc.words else value
               for name, value in exc.params.items()}
-    return translate("core", exc.template, language).format(**params)
+    return translate(context, exc.template, language).format(**params)

@@ -16,6 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from .messages import QT_TRANSLATE_NOOP, TranslatableError
+
 MAX_TOKENS = 1024
 MAX_D_MODEL = 2048
 MAX_HEADS = 256
@@ -55,28 +57,10 @@ MAX_NUMBER_DIGITS = 19   # typed whole numbers: more digits than any limit here,
 COURSE_SENTENCE = ("나는", "학교에", "버스로", "갔다")
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate's marker name
-    """Marks an error template for the UI's catalogue (tools/update_translations.py scans core);
-    core stays Qt-free and English: the app layer translates (app.i18n.error_text)."""
-    return text
-
-
-class ConfigError(ValueError):
+class ConfigError(TranslatableError, ValueError):
     """A user-facing problem with a config; the message (English: the CLI prints it) is meant to
     be shown as is. Made with `ConfigError.of(template, **params)` it also keeps the template
     and its parameters, so a UI can show it in its own language (app.i18n.error_text)."""
-
-    def __init__(self, message: str = "", template: str | None = None,
-                 params: dict | None = None, words: tuple[str, ...] = ()):
-        super().__init__(message)
-        self.template = template
-        self.params = dict(params or {})
-        self.words = words  # names of params that are words to translate too (e.g. side)
-
-    @classmethod
-    def of(cls, template: str, words: tuple[str, ...] = (), **params) -> "ConfigError":
-        """str(error) == template.format(**params); mark `template` with QT_TRANSLATE_NOOP."""
-        return cls(template.format(**params), template, params, words)
 
 
 # words that fill error templates, marked for the catalogue (translated by app.i18n.error_text)

@@ -21,8 +21,13 @@ import unicodedata
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Union
 
+from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError
+
 ON_EXISTS = ("error", "suffix", "overwrite")
 _MAX_NAME_BYTES = 255
+CANNOT_WRITE = QT_TRANSLATE_NOOP("export", "cannot write to {where}: {reason}")
+NO_FOLDER = QT_TRANSLATE_NOOP("export", "the folder does not exist")
+NOT_A_FOLDER = QT_TRANSLATE_NOOP("export", "not a folder")
 _BAD_NAME_CHARS = set('/\\\0') | ({'<', '>', ':', '"', '|', '?', '*'} if os.name == "nt" else set())
 
 
@@ -45,8 +50,11 @@ class Streamed:
 Content = Union[bytes, Streamed]
 
 
-class ExportError(Exception):
-    """An export failed; the message is one line meant for the user."""
+class ExportError(TranslatableError):
+    """An export failed; the message is one line meant for the user (English; made with
+    ExportError.of, the window shows it in its language: app.i18n.error_text)."""
+
+    context = "export"
 
 
 class ExportExistsError(ExportError):
@@ -65,23 +73,28 @@ def check_name(name: str) -> str:
     undecodable bytes, not hidden (a leading dot), no spaces around it, at most 255 bytes.
     """
     if not isinstance(name, str) or not name.strip():
-        raise ExportError("invalid file name: the name is empty")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "invalid file name: the name is empty"))
     shown = repr(name[:60])
     bad = sorted(set(name) & _BAD_NAME_CHARS)
     if bad:
-        raise ExportError(f"invalid file name {shown}: it must not contain {', '.join(map(repr, bad))}")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "invalid file name {name}: it must not contain {chars}"),
+                             name=shown, chars=", ".join(map(repr, bad)))
     odd = next((c for c in name if _invisible(c)), None)
     if odd is not None:
-        raise ExportError(f"invalid file name {shown}: it must not contain the character "
-                          f"U+{ord(odd):04X}")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "invalid file name {name}: it must not contain "
+                                                         "the character {code}"),
+                             name=shown, code=f"U+{ord(odd):04X}")
     if name in (".", "..") or name.strip(". ") == "":
-        raise ExportError(f"invalid file name {shown}")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "invalid file name {name}"), name=shown)
     if name.startswith("."):
-        raise ExportError(f"invalid file name {shown}: a name starting with a dot is a hidden file")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "invalid file name {name}: a name starting "
+                                                         "with a dot is a hidden file"), name=shown)
     if name != name.strip():
-        raise ExportError(f"invalid file name {shown}: it starts or ends with a space")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "invalid file name {name}: it starts or ends "
+                                                         "with a space"), name=shown)
     if len(name.encode("utf-8", "surrogatepass")) > _MAX_NAME_BYTES:
-        raise ExportError(f"invalid file name: longer than {_MAX_NAME_BYTES} bytes")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "invalid file name: longer than {limit} bytes"),
+                             limit=_MAX_NAME_BYTES)
     return name
 
 
@@ -127,9 +140,9 @@ def check_folder(folder: str | os.PathLike) -> Path:
     """
     path = Path(folder)
     if not path.exists():
-        raise ExportError(f"cannot write to {path}: the folder does not exist")
+        raise ExportError.of(CANNOT_WRITE, ("reason",), where=path, reason=NO_FOLDER)
     if not path.is_dir():
-        raise ExportError(f"cannot write to {path}: not a folder")
+        raise ExportError.of(CANNOT_WRITE, ("reason",), where=path, reason=NOT_A_FOLDER)
     try:
         fd, probe = tempfile.mkstemp(prefix=".export-probe-", dir=path)
     except OSError as exc:
@@ -186,7 +199,8 @@ def _targets(folder: Path, names: list[str], on_exists: str) -> list[Path]:
         if on_exists == "suffix":
             target = unique_path(folder, name, set(targets))
         elif target in targets:
-            raise ExportError(f"two exported files would both be called {name}")
+            raise ExportError.of(QT_TRANSLATE_NOOP("export", "two exported files would both be called {name}"),
+                                 name=name)
         elif on_exists == "error" and (target.exists() or target.is_symlink()):
             raise ExportExistsError(target)
         targets.append(target)
@@ -258,18 +272,18 @@ def _move_no_clobber(tmp: str, target: Path) -> None:
 def _as_export_error(exc: OSError, where: Path) -> ExportError:
     """One readable line for an OSError raised while writing to `where`."""
     reasons = {
-        errno.ENOSPC: "the disk is full (no space left on device)",
-        errno.EDQUOT: "the disk quota is exceeded",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "permission denied",
-        errno.EROFS: "the file system is read-only",
-        errno.ENOENT: "the folder does not exist",
-        errno.ENOTDIR: "a part of the path is not a folder",
-        errno.ENAMETOOLONG: "the file name is too long",
-        errno.EINVAL: "the file name is not valid on this file system",
+        errno.ENOSPC: QT_TRANSLATE_NOOP("export", "the disk is full (no space left on device)"),
+        errno.EDQUOT: QT_TRANSLATE_NOOP("export", "the disk quota is exceeded"),
+        errno.EACCES: QT_TRANSLATE_NOOP("export", "permission denied"),
+        errno.EPERM: QT_TRANSLATE_NOOP("export", "permission denied"),
+        errno.EROFS: QT_TRANSLATE_NOOP("export", "the file system is read-only"),
+        errno.ENOENT: NO_FOLDER,
+        errno.ENOTDIR: QT_TRANSLATE_NOOP("export", "a part of the path is not a folder"),
+        errno.ENAMETOOLONG: QT_TRANSLATE_NOOP("export", "the file name is too long"),
+        errno.EINVAL: QT_TRANSLATE_NOOP("export", "the file name is not valid on this file system"),
     }
-    reason = reasons.get(exc.errno, exc.strerror or str(exc))
-    return ExportError(f"cannot write to {where}: {reason}")
+    reason = reasons.get(exc.errno, exc.strerror or str(exc))  # (the system's own: English)
+    return ExportError.of(CANNOT_WRITE, ("reason",), where=where, reason=reason)
 
 
 def _remove_all(paths: list[str]) -> None:

@@ -638,6 +638,94 @@
         <source>KV cache, step {step} ({token})</source>
         <translation>KV 캐시, 단계 {step} ({token})</translation>
     </message>
+    <message>
+        <source>nothing to export yet: the first picture has not been computed</source>
+        <translation>아직 내보낼 것이 없습니다: 첫 그림이 아직 계산되지 않았습니다</translation>
+    </message>
+    <message>
+        <source>the whole window can be exported as PNG or SVG, not CSV</source>
+        <translation>창 전체는 PNG나 SVG로만 내보낼 수 있습니다 (CSV는 안 됩니다)</translation>
+    </message>
+    <message>
+        <source>the window did not compute its picture within {seconds} s</source>
+        <translation>창이 {seconds}초 안에 그림을 계산하지 못했습니다</translation>
+    </message>
+    <message>
+        <source>there are no snapshots to export yet</source>
+        <translation>아직 내보낼 스냅샷이 없습니다</translation>
+    </message>
+    <message>
+        <source>cannot write to {where}: {reason}</source>
+        <translation>{where}에 쓸 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>the folder does not exist</source>
+        <translation>폴더가 없습니다</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>폴더가 아닙니다</translation>
+    </message>
+    <message>
+        <source>invalid file name: the name is empty</source>
+        <translation>잘못된 파일 이름: 이름이 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>invalid file name {name}: it must not contain {chars}</source>
+        <translation>잘못된 파일 이름 {name}: {chars} 문자를 넣을 수 없습니다</translation>
+    </message>
+    <message>
+        <source>invalid file name {name}: it must not contain the character {code}</source>
+        <translation>잘못된 파일 이름 {name}: {code} 문자를 넣을 수 없습니다</translation>
+    </message>
+    <message>
+        <source>invalid file name {name}</source>
+        <translation>잘못된 파일 이름 {name}</translation>
+    </message>
+    <message>
+        <source>invalid file name {name}: a name starting with a dot is a hidden file</source>
+        <translation>잘못된 파일 이름 {name}: 점으로 시작하는 이름은 숨김 파일이 됩니다</translation>
+    </message>
+    <message>
+        <source>invalid file name {name}: it starts or ends with a space</source>
+        <translation>잘못된 파일 이름 {name}: 공백으로 시작하거나 끝납니다</translation>
+    </message>
+    <message>
+        <source>invalid file name: longer than {limit} bytes</source>
+        <translation>잘못된 파일 이름: {limit}바이트보다 깁니다</translation>
+    </message>
+    <message>
+        <source>two exported files would both be called {name}</source>
+        <translation>내보낼 파일 두 개의 이름이 모두 {name}이(가) 됩니다</translation>
+    </message>
+    <message>
+        <source>the disk is full (no space left on device)</source>
+        <translation>디스크가 가득 찼습니다 (남은 공간 없음)</translation>
+    </message>
+    <message>
+        <source>the disk quota is exceeded</source>
+        <translation>디스크 할당량을 넘었습니다</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>권한이 없습니다</translation>
+    </message>
+    <message>
+        <source>the file system is read-only</source>
+        <translation>읽기 전용 파일 시스템입니다</translation>
+    </message>
+    <message>
+        <source>a part of the path is not a folder</source>
+        <translation>경로의 일부가 폴더가 아닙니다</translation>
+    </message>
+    <message>
+        <source>the file name is too long</source>
+        <translation>파일 이름이 너무 깁니다</translation>
+    </message>
+    <message>
+        <source>the file name is not valid on this file system</source>
+        <translation>이 파일 시스템에서 쓸 수 없는 파일 이름입니다</translation>
+    </message>
 </context>
 <context>
     <name>heads.grid</name>

@@ -54,3 +54,30 @@ def test_a_huge_csv_asks_first_and_writes_nothing_when_declined(qtbot, window, t
     assert dialog.export() == [] and len(asked) == 1
     assert "32 rows" in asked[0][2] and dialog.message.text() == "export cancelled"
     assert len(os.listdir(tmp_path)) == 1  # only the first, small export
+
+
+def test_the_korean_window_says_why_an_export_failed_in_korean(qtbot, korean_ui, make_window,
+                                                               tmp_path):
+    """Export errors are English for the CLI (ExportError.of keeps the template); the Korean
+    dialog shows them in Korean: a folder that is a file, a hidden name."""
+    from explorer.app.i18n import error_text
+    from explorer.export.files import ExportError, check_folder, check_name
+    window = make_window(get_preset("course-lab3").config)
+    dialog = open_export_dialog(window)
+    qtbot.addWidget(dialog)
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    dialog.folder.setText(str(a_file))
+    assert dialog.export() == []
+    assert dialog.message.text() == f"{a_file}에 쓸 수 없습니다: 폴더가 아닙니다"
+    with pytest.raises(ExportError) as caught:
+        check_folder(a_file)
+    assert str(caught.value) == f"cannot write to {a_file}: not a folder"  # the CLI's English
+    dialog.folder.setText(str(tmp_path))
+    dialog.name.setText(".hidden")
+    assert dialog.export() == []
+    assert dialog.message.text() == "잘못된 파일 이름 '.hidden': 점으로 시작하는 이름은 숨김 파일이 됩니다"
+    with pytest.raises(ExportError) as caught:
+        check_name("a\u202eb")
+    assert error_text(caught.value) == "잘못된 파일 이름 'a\\u202eb': U+202E 문자를 넣을 수 없습니다"
+    assert os.listdir(tmp_path) == ["notes.txt"]

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox,
                                QVBoxLayout, QWidget)
 
 from .figures import ExportOptions
+from ....app.i18n import error_text
 from ....export.files import ExportError, check_name, write_files
 from .from_window import available_specs, current_spec, default_file_name, export_from_window, unavailable_note
 from ....export.naming import FORMATS
@@ -51,7 +52,7 @@ def copy_figure(window) -> QImage | None:
     try:
         _, data = export_from_window(window, spec, options)
     except ExportError as exc:
-        window.status_message(translate("window.export_dialog", "Copy figure: {error}").format(error=exc))
+        window.status_message(translate("window.export_dialog", "Copy figure: {error}").format(error=error_text(exc)))
         return None
     image = QImage.fromData(data, "PNG")
     QGuiApplication.clipboard().setImage(image)
@@ -201,7 +202,7 @@ class ExportDialog(QDialog):
             paths = write_files(folder, [(name, data)],
                                 "overwrite" if self.overwrite.isChecked() else "suffix")
         except ExportError as exc:
-            self._say(str(exc), error=True)
+            self._say(error_text(exc), error=True)  # in the UI language
             return []
         self._say(translate("window.export_dialog", "Wrote {path}").format(path=paths[0]))
         self.window_.status_message(translate("window.export_dialog",

@@ -16,6 +16,7 @@ from ....app.learned_kv import LearnedKVTrace
 from .figures import ExportOptions, ViewOptions, discard, export_items, window_figure_cache
 from .learned_export import (file_name, learned_kv_trace, not_offered, pretrained_heads_export,
                              pretrained_kv_export, shows_pretrained)
+from ....core.messages import QT_TRANSLATE_NOOP
 from ....export.files import ExportError
 from ...plotting.i18n import translate
 from ....export.naming import FigureSpec, default_name, settings_title
@@ -97,7 +98,8 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     if spec.kind == "window":
         return default_name(spec, config, options.fmt), window_bytes(window, options)
     if state.result is None:
-        raise ExportError("nothing to export yet: the first picture has not been computed")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "nothing to export yet: the first picture has "
+                                                         "not been computed"))
     size = live_view(window, spec).size()
     if size.width() < 50 or size.height() < 50:  # a tab never shown: use the CLI's size
         size = None
@@ -117,7 +119,8 @@ def window_bytes(window: QWidget, options: ExportOptions) -> bytes:
         return render_png(window, options.scale, options.width, description=description)
     if options.fmt == "svg":
         return render_svg(window, "Attention Explorer", description)
-    raise ExportError("the whole window can be exported as PNG or SVG, not CSV")
+    raise ExportError.of(QT_TRANSLATE_NOOP("export", "the whole window can be exported as PNG or SVG, "
+                                                     "not CSV"))
 
 
 def figure_cache(window):
@@ -166,7 +169,8 @@ def fresh_window_bytes(config, options: ExportOptions, size=None, timeout_s: flo
         clock.start()
         while state.result is None or state.result.config != config or not state.is_idle():
             if clock.elapsed() > timeout_s * 1000:
-                raise ExportError(f"the window did not compute its picture within {timeout_s:g} s")
+                raise ExportError.of(QT_TRANSLATE_NOOP("export", "the window did not compute its picture "
+                                                                 "within {seconds} s"), seconds=f"{timeout_s:g}")
             QApplication.processEvents()
             time.sleep(0.005)
         settle(window, size or QSize(1400, 900))

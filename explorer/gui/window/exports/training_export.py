@@ -17,6 +17,8 @@ from pathlib import Path
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ....core.messages import QT_TRANSLATE_NOOP
+from ....app.i18n import error_text
 from ....export.files import ExportError, make_folders, remove_empty, write_file, write_files
 from ....export.frame import FigureFrame
 from ....export.render import render_image, render_png, settle
@@ -96,7 +98,7 @@ def export_animation(folder, config, snapshots, probe, colormap=None, gif: bool 
     """Write heads_step_00000.png … (one per snapshot) into `folder`, and heads.gif there when
     Pillow is installed and `gif`; returns the paths written. Nothing is left on failure."""
     if not snapshots:
-        raise ExportError("there are no snapshots to export yet")
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "there are no snapshots to export yet"))
     from ....export.render import png_bytes
     width = len(str(snapshots[-1].step))
     items, images = [], []
@@ -147,7 +149,7 @@ def export_shown_snapshot(view, path, scale: float = 1.0):
         written = export_snapshot(path, view.session.config, snapshot, view.probe(),
                                   view.session.records, view.colormap, scale)
     except (ExportError, ValueError) as exc:
-        view.say(translate("window.training_export", "not exported: {reason}").format(reason=exc))
+        view.say(translate("window.training_export", "not exported: {reason}").format(reason=error_text(exc)))
         return None
     view.say(translate("window.training_export", "exported {path}").format(path=written))
     return written
@@ -159,7 +161,7 @@ def export_all_snapshots(view, folder) -> list:
         written = export_animation(folder, view.session.config, view.session.snapshots,
                                    view.probe(), view.colormap)
     except ExportError as exc:
-        view.say(translate("window.training_export", "not exported: {reason}").format(reason=exc))
+        view.say(translate("window.training_export", "not exported: {reason}").format(reason=error_text(exc)))
         return []
     extra = "" if gif_available() else translate("window.training_export", " (PNG sequence only: Pillow is not installed, no GIF)")
     view.say(translate("window.training_export", "exported {count} files to {folder}").format(count=len(written), folder=folder) + extra)
