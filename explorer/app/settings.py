@@ -56,6 +56,9 @@ class Settings:
     # not saved: the file this came from must be left alone (see load_settings)
     read_only: bool = field(default=False, compare=False)
     language: str = ""        # "en" / "ko"; "" = not chosen yet: the system locale decides
+    # the Train tab's choices (task, size, seed, lr, steps); checked when the tab is built,
+    # after the first paint (core.training is not imported at start-up)
+    training: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -68,6 +71,7 @@ class Settings:
             "presentation": self.presentation,
             "topics": self.topics,
             "language": self.language,
+            "training": self.training,
         }
 
 
@@ -222,6 +226,11 @@ def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
         out.topics = topics  # field by field in TopicSettings.update_from_dict
     else:
         problems.append("saved topic settings ignored")
+    training = data.get("training", {})
+    if isinstance(training, dict):
+        out.training = training
+    else:
+        problems.append("saved training settings ignored")
     language = data.get("language", defaults.language)
     if language in ("", *LANGUAGES):
         out.language = language

@@ -2035,6 +2035,10 @@ click to open it; {state}</source>
         <translation>{path}에서 모델을 불러옴</translation>
     </message>
     <message>
+        <source>saved training settings ignored: {reason}</source>
+        <translation>저장된 학습 설정을 무시했습니다: {reason}</translation>
+    </message>
+    <message>
         <source>Save the trained model</source>
         <translation>학습한 모델 저장</translation>
     </message>

@@ -266,3 +266,51 @@ def test_a_bad_setting_is_said_in_the_ui_language(qtbot, korean_ui):
     finally:
         v.shutdown()
         v.close()
+
+
+def _window_with(qtbot, settings):
+    from explorer.app.state import AppState
+    from explorer.gui.window.main_window import MainWindow
+    state = AppState(settings.config)
+    window = MainWindow(state, settings, defer_learned=True)
+    qtbot.addWidget(window)
+    window.install_training()
+    return window, state
+
+
+def test_the_train_tabs_choices_are_saved_and_restored(qtbot):
+    """Task, size, seed, learning rate and steps survive a restart (Settings.training, through
+    the JSON the settings file holds); the device stays the backend switch's."""
+    from explorer.app.settings import Settings, settings_from_dict
+    window, state = _window_with(qtbot, Settings())
+    controls = window.train_view.controls
+    controls.task.setCurrentIndex(controls.task.findData("reverse"))
+    controls.layers.setValue(1)
+    controls.heads.setValue(2)
+    controls.seed.setValue(42)
+    controls.steps.setValue(300)
+    saved = window.settings_snapshot().to_dict()
+    window.close()
+    state.shutdown()
+    assert saved["training"] == {"task": "reverse", "n_layers": 1, "n_heads": 2, "d_model": 64,
+                                 "seed": 42, "lr": 0.003, "steps": 300}
+    restored, problems = settings_from_dict(saved)
+    assert problems == []
+    window, state = _window_with(qtbot, restored)
+    config = window.train_view.controls.config("cpu")
+    assert (config.task, config.n_layers, config.n_heads, config.seed, config.steps) == ("reverse", 1, 2, 42, 300)
+    assert window.settings_snapshot().training == saved["training"]  # unchanged, saved again
+    window.close()
+    state.shutdown()
+
+
+def test_bad_saved_training_choices_are_a_note_and_the_defaults(qtbot):
+    from explorer.app.settings import Settings, settings_from_dict
+    restored, problems = settings_from_dict({"version": 1, "training": [1, 2]})
+    assert problems == ["saved training settings ignored"] and restored.training == {}
+    window, state = _window_with(qtbot, Settings(training={"n_heads": 3, "d_model": 64, "seed": -1}))
+    assert window.statusBar().currentMessage().startswith("saved training settings ignored: ")
+    assert window.train_view.controls.config("cpu") == TrainConfig()  # the defaults, untouched
+    assert window.settings_snapshot().training == window.train_view.choices()
+    window.close()
+    state.shutdown()

@@ -12,6 +12,7 @@ step on the curves until it is brought to the end again.
 from __future__ import annotations
 
 import html
+import json
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QSlider, QSplitter, QTextBrowser,
@@ -28,6 +29,8 @@ from ..plotting.i18n import bilingual, translate
 from .controls import TrainControls
 from .curves import TrainingCurves
 from .heads import SnapshotHeads
+
+SAVED_CHOICES = ("task", "n_layers", "n_heads", "d_model", "seed", "lr", "steps")
 
 CURVES_MS = 250
 TEXT_ORDER = ("curves", "heads", "scores", "phase_change", "fixed_offset")
@@ -272,6 +275,27 @@ class TrainView(QWidget):
     def say(self, text: str) -> None:
         self.controls.status.setText(text)
         self.message.emit(text)
+
+    # ----- saved between runs (Settings.training) --------------------------------------------
+    def choices(self) -> dict:
+        """What the controls hold, to save: {task, n_layers, n_heads, d_model, seed, lr, steps}."""
+        config = self.controls.config(self.device)
+        return {name: getattr(config, name) for name in SAVED_CHOICES}
+
+    def restore_choices(self, saved: dict) -> str | None:
+        """Show the saved choices (checked by core's validate_train); None, or a note saying they
+        were ignored (the defaults stay)."""
+        if not saved:
+            return None
+        choices = {name: saved[name] for name in SAVED_CHOICES if name in saved}
+        try:
+            fields = json.loads(self.controls.config(self.device).to_json())
+            config = TrainConfig.from_json(json.dumps({**fields, **choices}))
+        except (ConfigError, TypeError, ValueError) as exc:
+            return translate("training.view", "saved training settings ignored: {reason}").format(
+                reason=error_text(exc))
+        self.controls.show_config(config)
+        return None
 
     # ----- file dialogs ----------------------------------------------------------------------
     def _ask_save(self) -> None:

@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
         self.train_view = None  # the Train tab (install_training)
         self.lessons = None  # LessonController: the Lessons menu and panel (install_lessons)
         self._assumed_screen: QSize | None = None  # assume_screen
+        self._saved_training = dict(settings.training) if settings is not None else {}
         self.figure_cache = None  # offscreen frames reused by Copy figure and Export (figures.py)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
@@ -179,6 +180,9 @@ class MainWindow(QMainWindow):
             self.train_view = TrainView(HeadsGrid)
             self.train_view.set_device(self.state.config.device)
             self.train_view.set_colormap(self.state.view.colormap)
+            note = self.train_view.restore_choices(self._saved_training)
+            if note:
+                self.status_message(note)
             self.add_view(translate("window.main_window", "Train"), self.train_view)
             install_training_export(self)
             self.state.config_changed.connect(lambda config: self.train_view.set_device(config.device))
@@ -257,7 +261,8 @@ class MainWindow(QMainWindow):
             geometry=bytes(self.saveGeometry().toBase64()).decode("ascii"),
             window_state=bytes(self.saveState().toBase64()).decode("ascii"),
             colormap=view.colormap, show_values=view.show_values, presentation=view.presentation,
-            topics=self.state.topics.to_dict(), language=current_language())
+            topics=self.state.topics.to_dict(), language=current_language(),
+            training=self.train_view.choices() if self.train_view is not None else dict(self._saved_training))
 
     # ----- construction --------------------------------------------------------------------
     def _build_menus(self) -> None:
