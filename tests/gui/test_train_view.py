@@ -314,3 +314,25 @@ def test_bad_saved_training_choices_are_a_note_and_the_defaults(qtbot):
     assert window.settings_snapshot().training == window.train_view.choices()
     window.close()
     state.shutdown()
+
+
+def test_the_animation_export_writes_a_looping_gif_of_every_snapshot(qtbot, view, tmp_path):
+    """heads.gif has one frame per snapshot, each the PNG of that step (up to the GIF's
+    256-colour palette), and loops."""
+    from PIL import Image, ImageSequence
+    from explorer.gui.window.exports.training_export import export_all_snapshots
+    run_to_end(qtbot, view)
+    written = export_all_snapshots(view, tmp_path / "frames")
+    gif = tmp_path / "frames" / "heads.gif"
+    assert gif in written and "Pillow" not in view.controls.status.text()
+    pngs = sorted(p for p in written if p.suffix == ".png")
+    with Image.open(gif) as animation:
+        assert animation.info.get("loop") == 0
+        frames = [np.asarray(frame.convert("RGB"), dtype=float) for frame in ImageSequence.Iterator(animation)]
+    assert len(frames) == len(pngs) == len(view.session.snapshots)
+    for index in (0, len(pngs) - 1):
+        with Image.open(pngs[index]) as png:
+            expected = np.asarray(png.convert("RGB"), dtype=float)
+        assert frames[index].shape == expected.shape
+        assert np.abs(frames[index] - expected).mean() < 2.0
+    assert np.abs(frames[0] - frames[-1]).mean() > 1.0  # the heads changed over training

@@ -1,5 +1,5 @@
 """Export from the Train tab: the shown snapshot as one figure, and the heads over training as an
-animation (a PNG sequence; also a GIF when Pillow happens to be installed — it is not required).
+animation (a PNG sequence and a looping GIF, written with Pillow; without Pillow, the PNGs only).
 
 `install_training_export(window)` answers the tab's two export buttons (file dialogs, then
 `export_shown_snapshot` / `export_all_snapshots`, which tests call with a path directly).
@@ -118,7 +118,7 @@ def export_animation(folder, config, snapshots, probe, colormap=None, gif: bool 
 
 def gif_available() -> bool:
     try:
-        import PIL.Image  # noqa: F401  (optional: never a dependency)
+        import PIL.Image  # noqa: F401  (a dependency; an older install may lack it)
     except ImportError:
         return False
     return True
