@@ -10,7 +10,9 @@ Printed at the end:
 - exceptions raised inside Qt slots (sys.excepthook) and Qt warnings (qInstallMessageHandler),
   counted by message; the offscreen platform's propagateSizeHints line is counted apart;
 - RSS at start, after the warm-up (each action type done a few times, torch imported), at the
-  end and its peak (VmHWM), and the growth after warm-up;
+  end and its peak (VmHWM), and the growth after warm-up: raw, after IDLE_S seconds of an idle
+  event loop (what the window's heap trimmer, explorer.app.heap, gave back by itself) and after
+  the soak's own malloc_trim(0) (memory in use);
 - per action type: how often it ran, the growth of sys.getrefcount(None) per action (PySide6
   6.11 leaks one None reference per new wrapped object and virtual method C++ first calls on
   it, see tests/gui/test_leaks.py) and RSS change per action, both measured around the action
@@ -63,6 +65,27 @@ def trimmed_rss_mb() -> float:
     return rss_mb()
 
 
+IDLE_S = 5.0  # > 2 checks of the window's heap trimmer (explorer.app.heap.CHECK_EVERY_S)
+
+
+def idle_rss_mb(app) -> float:
+    """RSS after IDLE_S of an idle event loop: what a user's window at rest holds."""
+    end = time.perf_counter() + IDLE_S
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.05)
+    return rss_mb()
+
+
+def print_python_growth(before, after, top: int) -> None:
+    """The source lines (and their callers) whose live Python allocations grew most."""
+    print(f"Python allocations that grew most after warm-up (tracemalloc, top {top}):")
+    for stat in after.compare_to(before, "traceback")[:top]:
+        print(f"  {stat.size_diff / 2**20:+8.2f} MB  {stat.count_diff:+8d} blocks")
+        for line in stat.traceback.format()[-8:]:
+            print(f"      {line}")
+
+
 def peak_rss_mb() -> float:
     with open("/proc/self/status") as fh:
         for line in fh:
@@ -90,6 +113,7 @@ class Soak:
         }
         self.names = list(self.actions)
         self.weights = [self.actions[n][0] for n in self.names]
+        self.picked: list[tuple[str, int]] | None = None  # keep_only
 
     def warm(self) -> None:
         """Build what is built once: every topic's view, every tab drawn, the export dialog."""
@@ -103,7 +127,14 @@ class Soak:
             self.copy_figure()
         self.export_dialog()
 
+    def keep_only(self, names: list[str]) -> None:
+        """pick() chooses among `names` only (with their weights); the warm-up is unchanged."""
+        self.picked = [(n, w) for n, w in zip(self.names, self.weights) if n in names]
+
     def pick(self) -> str:
+        if self.picked:
+            names, weights = zip(*self.picked)
+            return self.rng.choices(names, weights)[0]
         return self.rng.choices(self.names, self.weights)[0]
 
     def run(self, name: str) -> None:
@@ -269,6 +300,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--warmup", type=int, default=3, help="times each action type runs first")
     parser.add_argument("--progress", type=int, default=1000, help="print a line every N actions")
+    parser.add_argument("--only", nargs="+", metavar="ACTION",
+                        help="after the warm-up (which does every action), only these action "
+                             "types: a bisect of what grows")
+    parser.add_argument("--tracemalloc", type=int, default=0, metavar="N",
+                        help="trace Python allocations (slower) and print the N source lines whose "
+                             "memory grew most between the warm-up and the end")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -276,6 +313,9 @@ def main(argv=None) -> int:
     os.environ["ATTENTION_EXPLORER_SETTINGS_DIR"] = settings_dir
     out_dir = Path(tempfile.mkdtemp(prefix="soak-export-"))
     rss_start = rss_mb()
+    if args.tracemalloc:
+        import tracemalloc
+        tracemalloc.start(8)
 
     from PySide6.QtCore import QEvent, QObject, QTimer, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
@@ -297,6 +337,11 @@ def main(argv=None) -> int:
     # Actions run from a timer inside app.exec(), as a user's clicks do: deleteLater() and the
     # worker's results are handled by the real event loop between two actions. An action's
     # share is what changed from its start to the start of the next one.
+    if args.only:
+        unknown = sorted(set(args.only) - set(soak.names))
+        if unknown:
+            parser.error(f"unknown action(s) {', '.join(unknown)}; choose from {', '.join(soak.names)}")
+        soak.keep_only(args.only)
     plan = [n for n in soak.names for _ in range(args.warmup)] + [soak.pick() for _ in range(args.actions)]
     warm_at = len(plan) - args.actions
     count, none_growth, rss_growth, object_growth = (collections.Counter(), collections.Counter(),
@@ -315,9 +360,11 @@ def main(argv=None) -> int:
         if i == warm_at:
             settle(app, state)
             gc.collect()
-            marks.update(rss_warm=rss_mb())
+            marks.update(rss_warm=rss_mb(), rss_warm_idle=idle_rss_mb(app))
             marks.update(rss_warm_trimmed=trimmed_rss_mb(), none_warm=sys.getrefcount(None),
                          children_warm=children_by_kind(window), t0=time.perf_counter())
+            if args.tracemalloc:
+                marks["snapshot"] = tracemalloc.take_snapshot()
         if i == len(plan):
             timer.stop()
             app.quit()
@@ -325,7 +372,8 @@ def main(argv=None) -> int:
         done = i - warm_at
         if args.progress and done > 0 and done % args.progress == 0:
             print(f"{done:6d} actions  {time.perf_counter() - marks['t0']:7.1f} s  "
-                  f"RSS {rss_mb():7.1f} MB  None refs +{sys.getrefcount(None) - marks['none_warm']:,}"
+                  f"RSS {rss_mb():7.1f} MB (in use {trimmed_rss_mb():7.1f})  "
+                  f"None refs +{sys.getrefcount(None) - marks['none_warm']:,}"
                   f"  exceptions {len(exceptions)}", flush=True)
         marks["i"] = i + 1
         marks["last"] = (plan[i], sys.getrefcount(None), rss_mb(), len(window.findChildren(QObject)))
@@ -340,7 +388,10 @@ def main(argv=None) -> int:
     gc.collect()
     rss_warm, none_warm, children_warm = marks["rss_warm"], marks["none_warm"], marks["children_warm"]
     rss_end, none_end = rss_mb(), sys.getrefcount(None)
+    rss_end_idle = idle_rss_mb(app)
     rss_end_trimmed = trimmed_rss_mb()
+    if args.tracemalloc:
+        print_python_growth(marks["snapshot"], tracemalloc.take_snapshot(), args.tracemalloc)
     children_end = children_by_kind(window)
     elapsed = time.perf_counter() - marks["t0"]
     window.close()
@@ -359,6 +410,9 @@ def main(argv=None) -> int:
         print(f"  {n:6d} × {message[:150]}")
     print(f"RSS: start {rss_start:.0f} MB, after warm-up {rss_warm:.0f} MB, end {rss_end:.0f} MB, "
           f"peak {peak_rss_mb():.0f} MB; growth after warm-up {rss_end - rss_warm:+.1f} MB")
+    print(f"RSS after {IDLE_S:.0f} s idle (what the window's own heap trimmer gave back): after "
+          f"warm-up {marks['rss_warm_idle']:.0f} MB, end {rss_end_idle:.0f} MB; growth "
+          f"{rss_end_idle - marks['rss_warm_idle']:+.1f} MB")
     print(f"RSS after malloc_trim(0) (in use, freed arenas returned): after warm-up "
           f"{marks['rss_warm_trimmed']:.0f} MB, end {rss_end_trimmed:.0f} MB; growth "
           f"{rss_end_trimmed - marks['rss_warm_trimmed']:+.1f} MB")

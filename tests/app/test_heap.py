@@ -88,3 +88,34 @@ def test_without_glibc_nothing_starts_and_trim_soon_is_harmless(monkeypatch):
     assert heap.start_trimming() is None
     assert heap.give_back_freed_memory() is False
     heap.trim_soon()  # no trimmer, no glibc: does nothing, raises nothing
+
+
+@glibc
+def test_memory_freed_while_rss_stays_flat_is_trimmed_too():
+    """A thread frees 100 MB it had reused: RSS does not grow (slack 1000 MB), but the arenas'
+    free bytes do (mallinfo2), and that is enough for a trim."""
+    if heap.free_heap_mb() is None:
+        pytest.skip("needs glibc's mallinfo2")
+    blocks = []
+    ready, release = threading.Event(), threading.Event()
+
+    def hold_then_free():
+        blocks.extend(np.ones(8192) for _ in range(1600))  # 100 MB in 64 KB arrays
+        ready.set()
+        release.wait()
+        blocks.clear()
+
+    worker = threading.Thread(target=hold_then_free)
+    worker.start()
+    ready.wait()
+    trimmer = heap.HeapTrimmer(check_every_s=0.05, slack_mb=1000, free_slack_mb=8)
+    trimmer.start()
+    try:
+        time.sleep(0.2)
+        assert trimmer.trims == 0  # nothing freed yet
+        release.set()
+        worker.join()
+        assert _wait_for(lambda: trimmer.trims > 0)
+    finally:
+        trimmer.stop()
+        trimmer.join(5)
