@@ -34,7 +34,9 @@ def _malloc_trim():
     global _TRIM
     if _TRIM is None:
         try:
-            _TRIM = ctypes.CDLL("libc.so.6").malloc_trim
+            found = ctypes.CDLL("libc.so.6").malloc_trim
+            found.argtypes = [ctypes.c_size_t]
+            _TRIM = found
         except (OSError, AttributeError):
             _TRIM = False
     return _TRIM
@@ -64,8 +66,10 @@ def free_heap_mb() -> float | None:
     global _MALLINFO2
     if _MALLINFO2 is None:
         try:
-            _MALLINFO2 = ctypes.CDLL("libc.so.6").mallinfo2
-            _MALLINFO2.restype = _MallInfo2
+            found = ctypes.CDLL("libc.so.6").mallinfo2
+            found.restype = _MallInfo2  # (set before any thread can see it: a struct return)
+            found.argtypes = []
+            _MALLINFO2 = found
         except (OSError, AttributeError):
             _MALLINFO2 = False
     if _MALLINFO2 is False:

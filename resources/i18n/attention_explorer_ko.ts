@@ -2039,6 +2039,10 @@ click to open it; {state}</source>
         <translation>저장된 학습 설정을 무시했습니다: {reason}</translation>
     </message>
     <message>
+        <source>{names} outside the controls&apos; ranges</source>
+        <translation>{names} 값이 컨트롤의 범위를 벗어남</translation>
+    </message>
+    <message>
         <source>Save the trained model</source>
         <translation>학습한 모델 저장</translation>
     </message>

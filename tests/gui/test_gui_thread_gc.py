@@ -72,3 +72,27 @@ def test_collect_due_refuses_to_run_on_a_worker(qapp, collections):
     gui_thread_gc.collect_due()  # the main thread may
     assert collections == [threading.main_thread().name]
 
+
+
+def test_full_collections_are_paced(qapp, monkeypatch):
+    """With gen 2 due on every check, only the first check within FULL_EVERY_S is a full one."""
+    generations = []
+    monkeypatch.setattr(gui_thread_gc.gc, "collect", lambda generation=2: generations.append(generation) or 0)
+    monkeypatch.setattr(gui_thread_gc.gc, "get_count", lambda: (10_000, 100, 100))
+    monkeypatch.setattr(gui_thread_gc, "_last_full", float("-inf"))
+    for _ in range(5):
+        gui_thread_gc.collect_due()
+    assert generations == [2, 1, 1, 1, 1]
+    monkeypatch.setattr(gui_thread_gc, "_last_full", gui_thread_gc.time.monotonic() - gui_thread_gc.FULL_EVERY_S)
+    gui_thread_gc.collect_due()
+    assert generations[-1] == 2
+
+
+def test_freezing_takes_the_start_up_objects_out_of_full_collections(qapp):
+    before = gc.get_freeze_count()
+    try:
+        frozen = gui_thread_gc.freeze_long_lived()
+        assert frozen >= before and frozen > 10_000  # (every module, class and widget so far)
+        assert len(gc.get_objects(generation=2)) < frozen / 10
+    finally:
+        gc.unfreeze()  # the test process goes on making and freeing windows

@@ -336,3 +336,16 @@ def test_the_animation_export_writes_a_looping_gif_of_every_snapshot(qtbot, view
         assert frames[index].shape == expected.shape
         assert np.abs(frames[index] - expected).mean() < 2.0
     assert np.abs(frames[0] - frames[-1]).mean() > 1.0  # the heads changed over training
+
+
+def test_saved_choices_core_accepts_but_the_controls_cannot_show_are_a_note(qtbot):
+    """A seed of 3e9 is a valid core seed (< 2^32) but over the spin box's 2^31 - 1:
+    setValue raised OverflowError and the Train tab was never added."""
+    from explorer.app.settings import Settings
+    window, state = _window_with(qtbot, Settings(training={"seed": 3_000_000_000}))
+    assert window.tabs.indexOf(window.train_view) >= 0
+    assert window.statusBar().currentMessage() == (
+        "saved training settings ignored: seed outside the controls' ranges")
+    assert window.train_view.controls.config("cpu") == TrainConfig()
+    window.close()
+    state.shutdown()

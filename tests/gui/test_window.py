@@ -302,3 +302,22 @@ def test_a_deferred_window_builds_the_kv_tab_when_it_is_chosen_first(qtbot, make
     assert window.kv_panel.trace.config.replace(causal=False) == window.state.config  # (the cache is causal)
     window.tabs.setCurrentIndex(1)
     assert window.pe_panel.isVisible() and window.state.result is not None
+
+
+def test_an_export_before_the_deferred_step_builds_the_panels_first(qtbot, make_window):
+    from explorer.gui.window.exports.from_window import available_specs
+    window = make_window(defer=True)
+    assert window.kv_panel is None
+    kinds = [spec.kind for _, spec in available_specs(window) if hasattr(spec, "kind")]
+    assert window.kv_panel is not None and "pe" in kinds
+
+
+def test_deferred_start_up_steps_stop_once_the_window_is_closed(qtbot, make_window):
+    from explorer.gui.window.app import _Startup
+    window = make_window(defer=True)
+    startup = _Startup(window, None, 0.0)
+    ran = []
+    startup._run_steps([lambda: ran.append(1), window.close, lambda: ran.append(3)])
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=5_000)
+    qtbot.wait(50)
+    assert ran == [1]

@@ -96,6 +96,13 @@ class TrainControls(QWidget):
             d_model=self.d_model.value(), seed=self.seed.value(), lr=round(self.lr.value(), 6),
             steps=self.steps.value(), device=device)
 
+    def outside_ranges(self, config: TrainConfig) -> list[str]:
+        """The fields of `config` its spin box cannot show (setValue would clamp or overflow)."""
+        boxes = {"n_layers": self.layers, "n_heads": self.heads, "d_model": self.d_model,
+                 "seed": self.seed, "lr": self.lr, "steps": self.steps}
+        return [name for name, box in boxes.items()
+                if not box.minimum() <= getattr(config, name) <= box.maximum()]
+
     def show_config(self, config: TrainConfig) -> None:
         """Set every control to `config` (a loaded model's)."""
         self.task.setCurrentIndex(max(0, self.task.findData(config.task)))

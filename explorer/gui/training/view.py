@@ -294,6 +294,11 @@ class TrainView(QWidget):
         except (ConfigError, TypeError, ValueError) as exc:
             return translate("training.view", "saved training settings ignored: {reason}").format(
                 reason=error_text(exc))
+        outside = self.controls.outside_ranges(config)  # (core allows seeds up to 2^32 - 1)
+        if outside:
+            return translate("training.view", "saved training settings ignored: {reason}").format(
+                reason=translate("training.view", "{names} outside the controls' ranges").format(
+                    names=", ".join(outside)))
         self.controls.show_config(config)
         return None
 

@@ -36,7 +36,7 @@ from ...core.config import parse_whole
 from ..plotting.colormaps import COLORMAPS, DEFAULT_COLORMAP
 from ..plotting.fonts import load_bundled_fonts, ui_font
 from ..plotting.resources import app_icon
-from ..gui_thread_gc import collect_on_gui_thread
+from ..gui_thread_gc import collect_on_gui_thread, freeze_long_lived
 from ..plotting.i18n import install_language, system_language, translate
 from .main_window import NORMAL_PT, MainWindow
 from ...app.settings import Settings, default_settings_path, load_settings, save_settings
@@ -67,6 +67,7 @@ class _Startup:
     def __init__(self, window: MainWindow, preferred: tuple[str, str] | None, t0: float):
         self.window, self.preferred, self.t0 = window, preferred, t0
         self._waiting_for_user = False  # the saved backend was unavailable in this run
+        self._frozen = False  # gui_thread_gc.freeze_long_lived done
         self.debug = bool(os.environ.get(DEBUG_ENV))
         window.first_paint.connect(self.on_first_paint)
         window.state.devices_changed.connect(self.on_devices)
@@ -93,6 +94,8 @@ class _Startup:
         """Each step in its own turn of the event loop, in order (input and paints between)."""
         if steps:
             def run_first():
+                if self.window.closed:  # closed meanwhile: nothing more to install
+                    return
                 try:
                     steps[0]()
                 finally:  # a failing step (reported by the excepthook) does not stop the rest
@@ -107,6 +110,9 @@ class _Startup:
 
     def on_devices(self, devices) -> None:
         self.log("devices listed")
+        if not self._frozen:  # torch is imported by now: start-up is over
+            self._frozen = True
+            QTimer.singleShot(0, freeze_long_lived)
         if self.preferred is None or self._waiting_for_user:
             return
         backend, device = self.preferred

@@ -60,6 +60,7 @@ class MainWindow(QMainWindow):
         load_bundled_fonts()
         self.state = state
         self._painted = False
+        self.closed = False  # closeEvent
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None  # install_panels
         self._placeholders: dict[str, QWidget] = {}  # their tabs until then
@@ -146,12 +147,13 @@ class MainWindow(QMainWindow):
         is chosen first. Everything else that uses them (learned wiring, lessons, exports) calls
         this first.
         """
-        if self.pe_panel is not None:
+        if self.kv_panel is not None:
             return
         from ..kv.panel import KVPanel
         from ..pe.panel import PEPanel
-        self.pe_panel = self._replace_placeholder("pe", PEPanel())
-        self.kv_panel = self._replace_placeholder("kv", KVPanel())
+        pe, kv = PEPanel(), KVPanel()  # both built before either is shown: never half done
+        self.pe_panel = self._replace_placeholder("pe", pe)
+        self.kv_panel = self._replace_placeholder("kv", kv)
         bind_pe_panel(self.state.view, self.pe_panel)
         bind_kv_panel(self.state.view, self.kv_panel)
         if self.state.result is not None:
@@ -500,6 +502,7 @@ class MainWindow(QMainWindow):
         self._presenting = presenting
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.closed = True  # (deferred start-up steps not run yet are dropped: app._Startup)
         set_font_scale(1.0)  # the presentation scale is process-wide; it ends with the window
         if self.figure_cache is not None:
             self.figure_cache.clear()  # offscreen export frames: gone with the window

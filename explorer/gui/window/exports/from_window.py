@@ -27,6 +27,7 @@ WINDOW = FigureSpec("window")
 
 def available_specs(window) -> list[tuple[str, FigureSpec]]:
     """(menu label, spec) for what this window can export now."""
+    window.install_panels()  # (built just after the first paint: an export may come first)
     result = window.state.result
     if result is None:
         return [(translate("window.from_window", "Whole window"), WINDOW)]
@@ -52,6 +53,7 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
 
 def current_spec(window) -> FigureSpec:
     """The figure on the current tab (the focused head if one is enlarged)."""
+    window.install_panels()  # (built just after the first paint: an export may come first)
     page = window.tabs.currentWidget()
     if window.state.result is None:
         return WINDOW
@@ -78,6 +80,7 @@ def view_options(window) -> ViewOptions:
 
 def live_view(window, spec: FigureSpec) -> QWidget:
     """The on-screen widget whose size the exported figure takes."""
+    window.install_panels()  # (built just after the first paint: an export may come first)
     if spec.kind in ("heads", "head"):
         return window.heads_grid
     if spec.kind == "pe":
@@ -89,6 +92,7 @@ def live_view(window, spec: FigureSpec) -> QWidget:
 
 def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tuple[str, bytes]:
     """(default file name, content) of one figure of the window."""
+    window.install_panels()  # (built just after the first paint: an export may come first)
     state = window.state
     config = state.result.config if state.result is not None else state.config
     if spec.kind in ("heads", "head") and shows_pretrained(window):
