@@ -40,6 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
 
+from explorer.app.heap import give_back_freed_memory, rss_mb  # noqa: E402  (Qt-free)
+
 SENTENCES = ["", "a", "나는 학교에 버스로 갔다", "the cat sat on the mat", "<pad> <pad> hello",
              "one two three four five six seven eight nine ten eleven twelve", "x y",
              "a\x01b cd", "9" * 120, "😀 👩\u200d💻 é\u0301"]  # the last three: refused / odd
@@ -48,21 +50,11 @@ HARMLESS_QT = ("This plugin does not support propagateSizeHints()",  # offscreen
                "This plugin does not support raise()")
 
 
-def rss_mb() -> float:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
 def trimmed_rss_mb() -> float:
     """RSS after glibc's malloc_trim(0) hands freed heap pages back to the system: memory still in
     use, without the freed arenas glibc keeps for reuse (a 2x PNG render frees tens of MB that
     RSS goes on counting). NaN where there is no glibc."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        return float("nan")
-    return rss_mb()
+    return rss_mb() if give_back_freed_memory() else float("nan")
 
 
 IDLE_S = 5.0  # > 2 checks of the window's heap trimmer (explorer.app.heap.CHECK_EVERY_S)

@@ -18,6 +18,7 @@ exported frame). An idle window costs nothing. ctypes releases the GIL for the c
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import threading
 
@@ -25,21 +26,23 @@ CHECK_EVERY_S = 2.0  # how often the trimmer reads RSS
 SLACK_MB = 4  # growth since the last trim that is worth a trim (at rest RSS stays flat: no trims)
 FREE_SLACK_MB = 8  # growth of free arena bytes since the last trim that is worth a trim
 
-_TRIM = None  # glibc's malloc_trim once looked up; False where there is none
 _TRIMMER: "HeapTrimmer | None" = None
 
 
+@functools.cache
+def _libc_function(name: str, restype, *argtypes):
+    """glibc's `name` with its types set (before any thread can call it: mallinfo2 returns a
+    struct), looked up once; False where there is no such function."""
+    try:
+        found = getattr(ctypes.CDLL("libc.so.6"), name)
+    except (OSError, AttributeError):
+        return False
+    found.restype, found.argtypes = restype, list(argtypes)
+    return found
+
+
 def _malloc_trim():
-    """glibc's malloc_trim, looked up once (False where there is none)."""
-    global _TRIM
-    if _TRIM is None:
-        try:
-            found = ctypes.CDLL("libc.so.6").malloc_trim
-            found.argtypes = [ctypes.c_size_t]
-            _TRIM = found
-        except (OSError, AttributeError):
-            _TRIM = False
-    return _TRIM
+    return _libc_function("malloc_trim", ctypes.c_int, ctypes.c_size_t)
 
 
 def give_back_freed_memory() -> bool:
@@ -58,23 +61,10 @@ class _MallInfo2(ctypes.Structure):
         "fordblks", "keepcost")]
 
 
-_MALLINFO2 = None  # glibc >= 2.33's mallinfo2, once looked up; False where there is none
-
-
 def free_heap_mb() -> float | None:
-    """Free bytes held in malloc's arenas, in MB (None without glibc's mallinfo2)."""
-    global _MALLINFO2
-    if _MALLINFO2 is None:
-        try:
-            found = ctypes.CDLL("libc.so.6").mallinfo2
-            found.restype = _MallInfo2  # (set before any thread can see it: a struct return)
-            found.argtypes = []
-            _MALLINFO2 = found
-        except (OSError, AttributeError):
-            _MALLINFO2 = False
-    if _MALLINFO2 is False:
-        return None
-    return _MALLINFO2().fordblks / 2**20
+    """Free bytes held in malloc's arenas, in MB (None without glibc >= 2.33's mallinfo2)."""
+    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
+    return None if mallinfo2 is False else mallinfo2().fordblks / 2**20
 
 
 def rss_mb() -> float | None:

@@ -83,7 +83,7 @@ def test_woken_it_trims_at_once():
 
 
 def test_without_glibc_nothing_starts_and_trim_soon_is_harmless(monkeypatch):
-    monkeypatch.setattr(heap, "_TRIM", False)
+    monkeypatch.setattr(heap, "_malloc_trim", lambda: False)
     monkeypatch.setattr(heap, "_TRIMMER", None)
     assert heap.start_trimming() is None
     assert heap.give_back_freed_memory() is False

@@ -12,7 +12,6 @@ step on the curves until it is brought to the end again.
 from __future__ import annotations
 
 import html
-import json
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QSlider, QSplitter, QTextBrowser,
@@ -22,7 +21,7 @@ from ...app.runner import Runner
 from ...app.training import TrainingSession, training_runner
 from ...app.i18n import error_text
 from ...core.config import ConfigError
-from ...core.training import TrainConfig, probe_tokens
+from ...core.training import TrainConfig, probe_tokens, validate_train
 from ...core.training.texts import TEXTS
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import bilingual, translate
@@ -289,18 +288,17 @@ class TrainView(QWidget):
             return None
         choices = {name: saved[name] for name in SAVED_CHOICES if name in saved}
         try:
-            fields = json.loads(self.controls.config(self.device).to_json())
-            config = TrainConfig.from_json(json.dumps({**fields, **choices}))
+            config = validate_train(self.controls.config(self.device).replace(**choices))
+            outside = self.controls.outside_ranges(config)  # (core allows seeds up to 2^32 - 1)
         except (ConfigError, TypeError, ValueError) as exc:
-            return translate("training.view", "saved training settings ignored: {reason}").format(
-                reason=error_text(exc))
-        outside = self.controls.outside_ranges(config)  # (core allows seeds up to 2^32 - 1)
-        if outside:
-            return translate("training.view", "saved training settings ignored: {reason}").format(
-                reason=translate("training.view", "{names} outside the controls' ranges").format(
-                    names=", ".join(outside)))
-        self.controls.show_config(config)
-        return None
+            reason = error_text(exc)
+        else:
+            if not outside:
+                self.controls.show_config(config)
+                return None
+            reason = translate("training.view", "{names} outside the controls' ranges").format(
+                names=", ".join(outside))
+        return translate("training.view", "saved training settings ignored: {reason}").format(reason=reason)
 
     # ----- file dialogs ----------------------------------------------------------------------
     def _ask_save(self) -> None:

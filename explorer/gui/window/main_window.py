@@ -120,13 +120,15 @@ class MainWindow(QMainWindow):
             self._on_result(state.result)
 
     # ----- public --------------------------------------------------------------------------
-    def add_view(self, title: str, widget: QWidget, closable: bool = False) -> None:
-        """A tab in the central area; every view has set_presentation(on), called on changes.
+    def add_view(self, title: str, widget: QWidget, closable: bool = False,
+                 index: int = -1) -> None:
+        """A tab in the central area (at the end, or at `index`); every view has
+        set_presentation(on), called on changes.
 
         A closable tab (the topics) has a close button; closing hides the view (it computes
         nothing while hidden) and adding the same widget again brings it back.
         """
-        index = self.tabs.addTab(widget, title)
+        index = self.tabs.insertTab(index, widget, title)
         if not closable:
             self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, None)
         if widget not in self._views:
@@ -341,14 +343,10 @@ class MainWindow(QMainWindow):
         title = self.tabs.tabText(index)  # (already in the UI language)
         blocked = self.tabs.blockSignals(True)  # one _on_tab_changed, by install_panels
         self.tabs.removeTab(index)
-        self.tabs.insertTab(index, view, title)
-        self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, None)
+        self.add_view(title, view, index=index)
         self.tabs.setCurrentIndex(current)
         self.tabs.blockSignals(blocked)
         page.deleteLater()
-        self._views.append(view)
-        if self.state.view.presentation:
-            view.set_presentation(True)
         return view
 
     def _install_plugins(self) -> None:

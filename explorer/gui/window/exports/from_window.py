@@ -80,7 +80,6 @@ def view_options(window) -> ViewOptions:
 
 def live_view(window, spec: FigureSpec) -> QWidget:
     """The on-screen widget whose size the exported figure takes."""
-    window.install_panels()  # (built just after the first paint: an export may come first)
     if spec.kind in ("heads", "head"):
         return window.heads_grid
     if spec.kind == "pe":
