@@ -78,6 +78,63 @@ def print_python_growth(before, after, top: int) -> None:
             print(f"      {line}")
 
 
+def pymalloc_mb() -> tuple[float, float]:
+    """(MB of pymalloc arenas, MB in their allocated blocks): Python's small-object allocator maps
+    1 MiB arenas itself (heaptrack and mallinfo do not see them) and returns one only when all of it
+    is free."""
+    import tempfile as _tempfile
+    with _tempfile.TemporaryFile() as tmp:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode(errors="replace")
+    def number(label):
+        line = next(l for l in text.splitlines() if l.startswith(label))
+        return int(line.split("=")[1].replace(",", ""))
+    arena_bytes = 1 << 20  # ARENA_SIZE of CPython 3.10+ (with mmap)
+    return (number("# arenas allocated current") * arena_bytes / 2**20,
+            number("# bytes in allocated blocks") / 2**20)
+
+
+def mapped_mb() -> collections.Counter:
+    """Resident MB by kind of mapping (/proc/self/smaps): the brk heap, anonymous maps (glibc's
+    thread arenas, large mallocs, pymalloc arenas, Qt's shared-memory images), and files."""
+    kinds, kind = collections.Counter(), None
+    with open("/proc/self/smaps") as fh:
+        for line in fh:
+            first = line.split()
+            if first and "-" in first[0] and not first[0].endswith(":"):
+                name = first[5] if len(first) > 5 else ""
+                kind = ("heap" if name == "[heap]" else "anon" if not name or name.startswith("[anon")
+                        else "stack" if name.startswith("[stack") else
+                        "memfd/shm" if "memfd" in name or name.startswith("/dev/shm") or "SYSV" in name
+                        else "file")
+            elif first and first[0] == "Rss:":
+                kinds[kind] += int(first[1]) / 1024
+    return kinds
+
+
+def composition() -> str:
+    """One line of where resident memory is: glibc's view, pymalloc's, and the mappings'."""
+    from explorer.app.heap import _libc_function, _MallInfo2
+    parts = []
+    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
+    if mallinfo2:
+        m = mallinfo2()
+        parts.append(f"malloc: in use {m.uordblks / 2**20:.0f} + mmapped {m.hblkhd / 2**20:.0f}, "
+                     f"free {m.fordblks / 2**20:.0f} (brk+arenas {m.arena / 2**20:.0f})")
+    arenas, used = pymalloc_mb()
+    parts.append(f"pymalloc: {arenas:.0f} arenas, {used:.0f} MB in blocks")
+    parts.append("resident: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(mapped_mb().items())))
+    return "; ".join(parts)
+
+
 def peak_rss_mb() -> float:
     with open("/proc/self/status") as fh:
         for line in fh:
@@ -298,6 +355,10 @@ def main(argv=None) -> int:
     parser.add_argument("--tracemalloc", type=int, default=0, metavar="N",
                         help="trace Python allocations (slower) and print the N source lines whose "
                              "memory grew most between the warm-up and the end")
+    parser.add_argument("--exit-hard", action="store_true",
+                        help="end with os._exit(0) after the measurements, before the window is "
+                             "closed: under heaptrack everything still alive then is listed as "
+                             "'leaked', so two runs of different lengths diff into what grows")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -353,7 +414,8 @@ def main(argv=None) -> int:
             settle(app, state)
             gc.collect()
             marks.update(rss_warm=rss_mb(), rss_warm_idle=idle_rss_mb(app))
-            marks.update(rss_warm_trimmed=trimmed_rss_mb(), none_warm=sys.getrefcount(None),
+            marks.update(rss_warm_trimmed=trimmed_rss_mb(), composition_warm=composition(),
+                         none_warm=sys.getrefcount(None),
                          children_warm=children_by_kind(window), t0=time.perf_counter())
             if args.tracemalloc:
                 marks["snapshot"] = tracemalloc.take_snapshot()
@@ -366,7 +428,7 @@ def main(argv=None) -> int:
             print(f"{done:6d} actions  {time.perf_counter() - marks['t0']:7.1f} s  "
                   f"RSS {rss_mb():7.1f} MB (in use {trimmed_rss_mb():7.1f})  "
                   f"None refs +{sys.getrefcount(None) - marks['none_warm']:,}"
-                  f"  exceptions {len(exceptions)}", flush=True)
+                  f"  exceptions {len(exceptions)}\n        {composition()}", flush=True)
         marks["i"] = i + 1
         marks["last"] = (plan[i], sys.getrefcount(None), rss_mb(), len(window.findChildren(QObject)))
         soak.run(plan[i])
@@ -382,9 +444,13 @@ def main(argv=None) -> int:
     rss_end, none_end = rss_mb(), sys.getrefcount(None)
     rss_end_idle = idle_rss_mb(app)
     rss_end_trimmed = trimmed_rss_mb()
+    composition_end = composition()
     if args.tracemalloc:
         print_python_growth(marks["snapshot"], tracemalloc.take_snapshot(), args.tracemalloc)
     children_end = children_by_kind(window)
+    if args.exit_hard:
+        sys.stdout.flush()
+        os._exit(0)
     elapsed = time.perf_counter() - marks["t0"]
     window.close()
     state.shutdown()
@@ -408,6 +474,8 @@ def main(argv=None) -> int:
     print(f"RSS after malloc_trim(0) (in use, freed arenas returned): after warm-up "
           f"{marks['rss_warm_trimmed']:.0f} MB, end {rss_end_trimmed:.0f} MB; growth "
           f"{rss_end_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
+    print(f"where it is, after warm-up: {marks['composition_warm']}")
+    print(f"where it is, at the end:    {composition_end}")
     print(f"None references: {none_end - none_warm:+,} after warm-up "
           f"({(none_end - none_warm) / max(1, args.actions):+.1f} per action)")
     print(f"Qt objects under the window: {sum(children_warm.values())} after warm-up, "

@@ -13,6 +13,15 @@ grown by `FREE_SLACK_MB` (memory freed and not given back while RSS stays flat: 
 soak found 25 MB of it after presentation toggles), and when woken by `trim_soon()` (after an
 exported frame). An idle window costs nothing. ctypes releases the GIL for the call. Without glibc or
 /proc (not Linux) everything here does nothing and says so.
+
+Trimming only returns whole free pages. What it cannot return is a heap fragmented by glibc's
+*dynamic* mmap threshold: the first freed 32 MB array raises the threshold to 32 MB, after which
+every image and array up to that size is carved from the heap, and the small long-lived objects
+allocated between them pin the holes they leave. The 10,000-action soak measured it: memory glibc
+counted in use stayed flat (150 -> 122 MB over 3,000 actions) while the heap's resident pages grew.
+`map_large_blocks()` fixes the threshold at `MMAP_THRESHOLD` (4 MiB): larger blocks get their own
+mapping, returned whole when freed (numpy asks transparent huge pages for arrays of 4 MiB and up,
+so mapping them anew costs few page faults; measured: no slower at 512 tokens × 16 heads).
 """
 
 from __future__ import annotations
@@ -25,6 +34,9 @@ import threading
 CHECK_EVERY_S = 2.0  # how often the trimmer reads RSS
 SLACK_MB = 4  # growth since the last trim that is worth a trim (at rest RSS stays flat: no trims)
 FREE_SLACK_MB = 8  # growth of free arena bytes since the last trim that is worth a trim
+
+MMAP_THRESHOLD = 4 << 20  # blocks of this size and up get their own mapping (see map_large_blocks)
+M_MMAP_THRESHOLD = -3  # mallopt's parameter number (malloc.h)
 
 _TRIMMER: "HeapTrimmer | None" = None
 
@@ -53,6 +65,13 @@ def give_back_freed_memory() -> bool:
         return False
     trim(0)
     return True
+
+
+def map_large_blocks(threshold: int = MMAP_THRESHOLD) -> bool:
+    """Fix glibc's mmap threshold at `threshold` bytes (it stops rising with each freed large
+    block); False without glibc. Process-wide; affects what is allocated from now on."""
+    mallopt = _libc_function("mallopt", ctypes.c_int, ctypes.c_int, ctypes.c_int)
+    return bool(mallopt) and mallopt(M_MMAP_THRESHOLD, threshold) == 1
 
 
 class _MallInfo2(ctypes.Structure):
@@ -125,9 +144,11 @@ class HeapTrimmer(threading.Thread):
 
 
 def start_trimming() -> HeapTrimmer | None:
-    """Start the process's trimmer once (None where there is no glibc or no /proc)."""
+    """Fix the mmap threshold (`map_large_blocks`) and start the process's trimmer once (None
+    where there is no glibc or no /proc)."""
     global _TRIMMER
     if _TRIMMER is None or not _TRIMMER.is_alive():
+        map_large_blocks()
         if rss_mb() is None or _malloc_trim() is False:
             return None
         _TRIMMER = HeapTrimmer()

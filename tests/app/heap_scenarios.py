@@ -10,15 +10,22 @@ import numpy as np
 from explorer.app import heap
 
 
-def _churn_on_a_thread(mb: int) -> None:
-    """Allocate `mb` MB in 64 KB arrays (below glibc's mmap threshold: they come from the
-    thread's arena) and free them again; glibc keeps the pages."""
+def _churn_on_a_thread(mb: int) -> list:
+    """Allocate `mb` MB in 64 KB arrays on a thread (below glibc's mmap threshold: they come from
+    the thread's arena) and free every second one; returns the others. The freed ones are holes
+    between live blocks: free() cannot give them back (only a free top of the heap), so glibc
+    keeps their pages until malloc_trim. (Freeing all of them let glibc trim the top itself, at
+    times: the test was flaky.)"""
+    kept = []
+
     def churn():
         blocks = [np.ones(8192) for _ in range(mb * 16)]  # (8192,) float64 = 64 KB each
+        kept.extend(blocks[::2])
         del blocks
     worker = threading.Thread(target=churn)
     worker.start()
     worker.join()
+    return kept
 
 
 def _wait_for(condition, timeout_s: float = 10.0) -> bool:
@@ -33,13 +40,14 @@ def _wait_for(condition, timeout_s: float = 10.0) -> bool:
 def scenario_the_trimmer_gives_back_what_a_thread_freed():
     trimmer = heap.HeapTrimmer(check_every_s=0.05, slack_mb=4)
     before = heap.rss_mb()
-    _churn_on_a_thread(200)
+    survivors = _churn_on_a_thread(200)  # 100 MB live, 100 MB freed between them
     kept = heap.rss_mb()
-    assert kept > before + 100, "glibc handed the pages back by itself: nothing to test"
+    assert kept > before + 150, "glibc handed the pages back by itself: nothing to test"
     trimmer.start()
     try:
         assert _wait_for(lambda: trimmer.trims > 0)
-        assert _wait_for(lambda: heap.rss_mb() < kept - 100)
+        assert _wait_for(lambda: heap.rss_mb() < kept - 80)
+        assert len(survivors) == 1600  # held until here
     finally:
         trimmer.stop()
         trimmer.join(5)
@@ -95,3 +103,43 @@ def scenario_memory_freed_while_rss_stays_flat_is_trimmed_too():
     finally:
         trimmer.stop()
         trimmer.join(5)
+
+
+def _mapped_bytes() -> int:
+    """Bytes glibc has in blocks of their own mapping (mallinfo2's hblkhd)."""
+    mallinfo2 = heap._libc_function("mallinfo2", heap._MallInfo2)
+    if not mallinfo2:
+        print("needs glibc's mallinfo2")
+        raise SystemExit(3)  # test_heap: a skip
+    return mallinfo2().hblkhd
+
+
+def _mapped_growth_of_an_8mb_array_after_a_freed_24mb_one() -> int:
+    big = np.ones(3 << 20)  # (3 Mi,) float64 = 24 MiB: mapped; freed, glibc raises its threshold (max 32 MiB)
+    del big
+    before = _mapped_bytes()
+    block = np.ones(1 << 20)  # 8 MiB
+    grown = _mapped_bytes() - before
+    del block
+    return grown
+
+
+def scenario_glibc_alone_carves_freed_sizes_from_the_heap():
+    """The premise of map_large_blocks: left to itself, glibc puts an 8 MiB block in the heap
+    once a 24 MiB one was freed (its dynamic threshold rose)."""
+    assert _mapped_growth_of_an_8mb_array_after_a_freed_24mb_one() < 1 << 20
+
+
+def scenario_mapped_large_blocks_stay_mapped():
+    assert heap.map_large_blocks()
+    assert _mapped_growth_of_an_8mb_array_after_a_freed_24mb_one() >= 8 << 20
+    before = _mapped_bytes()
+    small = np.ones(1 << 16)  # 512 KiB: below the 4 MiB threshold, from the heap as before
+    assert _mapped_bytes() - before < 1 << 19
+    del small
+
+
+def scenario_starting_the_trimmer_maps_large_blocks():
+    trimmer = heap.start_trimming()
+    assert trimmer is not None
+    assert _mapped_growth_of_an_8mb_array_after_a_freed_24mb_one() >= 8 << 20

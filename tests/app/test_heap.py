@@ -31,7 +31,10 @@ def _run_scenario(name: str) -> None:
 @glibc
 @pytest.mark.parametrize("name", ["the_trimmer_gives_back_what_a_thread_freed",
                                   "at_rest_the_trimmer_does_not_trim", "woken_it_trims_at_once",
-                                  "memory_freed_while_rss_stays_flat_is_trimmed_too"])
+                                  "memory_freed_while_rss_stays_flat_is_trimmed_too",
+                                  "glibc_alone_carves_freed_sizes_from_the_heap",
+                                  "mapped_large_blocks_stay_mapped",
+                                  "starting_the_trimmer_maps_large_blocks"])
 def test_heap_trimmer(name):
     _run_scenario(name)
 

@@ -39,6 +39,7 @@ from ..plotting.resources import app_icon
 from ..gui_thread_gc import collect_on_gui_thread, freeze_long_lived
 from ..plotting.i18n import install_language, system_language, translate
 from .main_window import NORMAL_PT, MainWindow
+from ...app.heap import map_large_blocks
 from ...app.settings import Settings, default_settings_path, load_settings, save_settings
 from ...app.state import AppState, ViewState
 
@@ -173,6 +174,7 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     (``os._exit`` with the same code) instead of returning; the job is abandoned.
     """
     t0 = time.perf_counter()
+    map_large_blocks()  # before Qt and the fonts fill the heap (app.heap)
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     collect_on_gui_thread()  # before AppState starts the compute thread (see gui_thread_gc)
     app.setApplicationName("attention-explorer")
