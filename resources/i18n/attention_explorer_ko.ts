@@ -1931,6 +1931,10 @@ click to open it; {state}</source>
         <translation>예측</translation>
     </message>
     <message>
+        <source>no sweep: the head count divides no d_model in 8 … 1024</source>
+        <translation>스윕 없음: 8 … 1024의 어떤 d_model도 헤드 수로 나누어떨어지지 않습니다</translation>
+    </message>
+    <message>
         <source> now: {d_model} </source>
         <translation> 현재: {d_model} </translation>
     </message>
