@@ -1372,7 +1372,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>PE (not added)</source>
-        <translation>PE (더하지 않음)</translation>
+        <translation>PE (안 더함)</translation>
     </message>
     <message>
         <source>X (as is)</source>
