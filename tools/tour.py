@@ -1,6 +1,7 @@
 """Under Xvfb: open the real window at the screen's size, presentation mode, grab every view.
 
-Environment: PRESENT=0 for the normal window, PRESET=name, UI_LANG=ko|en (default en),
+Environment: PRESENT=0 for the normal window, FILL=0 to keep the window's own size (default: it
+fills the screen, as maximised or full screen on a projector), PRESET=name, UI_LANG=ko|en (default en),
 MODEL=smollm2-135m (or another installed model: its tabs are grabbed too, after the random ones)."""
 import os, sys, time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # this checkout
@@ -21,6 +22,8 @@ install_language(os.environ.get("UI_LANG", "en"))
 state = AppState(get_preset(os.environ.get("PRESET", "course-lab3")).config)
 win = MainWindow(state)
 win.show()
+if os.environ.get("FILL", "1") == "1":  # as maximised / full screen (F11) on the projector
+    win.setGeometry(app.primaryScreen().geometry())
 win.state.view.presentation = present
 
 def wait(pred=lambda: True, ms=20000):

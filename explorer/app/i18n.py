@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
-from ..core.messages import TranslatableError
+from ..core.messages import TranslatableError, joined
 from .resources import resource_path
 
 LANGUAGES = ("en", "ko")
@@ -84,11 +84,13 @@ def error_text(exc: BaseException, language: str | None = None) -> str:
     """An error's message in the current (or given) language. Core's ConfigErrors and the
     export's ExportErrors are English (the CLI prints them) but keep their template and
     parameters (``TranslatableError.of``): the template is looked up in the error's context
-    ("core", "export") and filled in; so are the parameters named as words (e.g. "encoder ").
+    ("core", "export", "settings") and filled in; so are the parameters named as words (e.g.
+    "encoder "), and those that are errors themselves (messages inside messages).
     Anything else: str(exc)."""
     if not isinstance(exc, TranslatableError) or exc.template is None:
         return str(exc)
     context = exc.context
-    params = {name: translate(context, value, language) if name in exc.words else value
+    params = {name: translate(context, value, language) if name in exc.words
+              else joined(value, lambda inner: error_text(inner, language))
               for name, value in exc.params.items()}
     return translate(context, exc.template, language).format(**params)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import partial
 
 from ..core.config import ConfigError
-from ..core.learned import get_spec, is_installed
+from ..core.learned import get_spec, install_problem
 from .learned import (SEQUENCES, TRAINED, Analysis, LayerPicture, analyse, layer_picture, prune,
                       register_trained, spec_of, trained_spec)
 from .i18n import error_text, translate
@@ -108,9 +108,9 @@ class LearnedState(Observable):
             except ConfigError as exc:
                 self.error.emit(error_text(exc))
                 return False
-            if not is_installed(spec):
-                self.error.emit(translate("app.learned_state", "{name} is not installed: {command}").format(
-                    name=name, command=spec.install_command))
+            problem = install_problem(spec)
+            if problem is not None:
+                self.error.emit(error_text(problem))
                 return False
         if name == self.source:
             return True

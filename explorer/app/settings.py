@@ -9,7 +9,7 @@ Stored as one JSON object in ``settings.json`` inside the settings folder:
 
 ``load_settings`` never raises and never blocks: a missing file gives the defaults silently;
 garbage bytes, wrong JSON types or an invalid config give the defaults for the bad part plus a note
-for the status bar. An unusable ``settings.json`` is kept aside as ``settings.json.bad``,
+for the status bar (a SettingsNote: English, shown in the UI's language by app.i18n.error_text). An unusable ``settings.json`` is kept aside as ``settings.json.bad``,
 ``.bad2``, ... (never overwriting an older one). Anything that is not ours to touch -- a FIFO, a
 device, a folder or a socket at the path (or a symlink to one), an unreadable file, or a file under
 another name (``--settings notes.txt``) that is not a settings file we wrote -- is read at most
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import AttentionConfig, ConfigError
+from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError
 from .i18n import LANGUAGES
 
 SETTINGS_ENV = "ATTENTION_EXPLORER_SETTINGS_DIR"
@@ -111,8 +112,20 @@ _MISSING = object()
 MAX_BACKUPS = 20  # settings.json.bad, settings.json.bad2 ... settings.json.bad20
 
 
-class NotOurs(Exception):
+class SettingsNote(TranslatableError):
+    """What load_settings has to say about the file: returned, not raised. str() is English; the
+    window shows it in its language (app.i18n.error_text, context "settings")."""
+
+    context = "settings"
+
+
+class NotOurs(SettingsNote):
     """The path holds something that must be left exactly as it is (and never saved over)."""
+
+
+def _not_regular(path: Path) -> NotOurs:
+    return NotOurs.of(QT_TRANSLATE_NOOP("settings", "settings path {path} is not a regular file"),
+                      path=str(path))
 
 
 def _read_text(path: Path) -> str | None:
@@ -124,19 +137,19 @@ def _read_text(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     if not stat.S_ISREG(info.st_mode):
-        raise NotOurs(f"settings path {path} is not a regular file")
+        raise _not_regular(path)
     # O_NONBLOCK: if it was swapped for a FIFO since the stat, open must not wait for a writer
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotOurs(f"settings path {path} is not a regular file")
+            raise _not_regular(path)
         data = handle.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise ValueError("too large")
     return data.decode("utf-8-sig")  # a BOM from a Windows editor is fine
 
 
-def _read_json(path: Path) -> tuple[object, str | None]:
+def _read_json(path: Path) -> tuple[object, SettingsNote | None]:
     """(parsed JSON, or _MISSING with a note). A missing file is not worth a note.
 
     Raises NotOurs for a path that is not a regular file or cannot be read (left alone)."""
@@ -144,19 +157,23 @@ def _read_json(path: Path) -> tuple[object, str | None]:
         text = _read_text(path)
     except ValueError as exc:
         if isinstance(exc, UnicodeDecodeError):
-            return _MISSING, f"settings file {path.name} is not UTF-8 text; using defaults"
-        return _MISSING, f"settings file {path} is too large; using defaults"
+            return _MISSING, SettingsNote.of(QT_TRANSLATE_NOOP(
+                "settings", "settings file {name} is not UTF-8 text; using defaults"), name=path.name)
+        return _MISSING, SettingsNote.of(QT_TRANSLATE_NOOP(
+            "settings", "settings file {path} is too large; using defaults"), path=str(path))
     except OSError as exc:
-        raise NotOurs(f"could not read settings ({exc.__class__.__name__})") from None
+        raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "could not read settings ({error})"),
+                         error=exc.__class__.__name__) from None
     if text is None:
         return _MISSING, None
     try:
         return json.loads(text), None
     except (ValueError, RecursionError):  # JSONDecodeError, or an int over 4300 digits
-        return _MISSING, f"settings file {path.name} is not valid JSON; using defaults"
+        return _MISSING, SettingsNote.of(QT_TRANSLATE_NOOP(
+            "settings", "settings file {name} is not valid JSON; using defaults"), name=path.name)
 
 
-def _keep_aside(path: Path, note: str) -> str:
+def _keep_aside(path: Path, note: SettingsNote) -> SettingsNote:
     """Move an unusable settings file to the first free NAME.bad, NAME.bad2, ... so saving
     defaults at exit destroys neither it nor an older backup. NotOurs when that is impossible."""
     for number in range(1, MAX_BACKUPS + 1):
@@ -172,14 +189,42 @@ def _keep_aside(path: Path, note: str) -> str:
                 os.replace(path, backup)
             except OSError:
                 break
-            return f"{note} (the old file is kept as {backup.name})"
+            return _kept(note, backup)
         try:
             os.unlink(path)
         except OSError:
             os.unlink(backup)
             break
-        return f"{note} (the old file is kept as {backup.name})"
-    raise NotOurs(f"{note}; the file could not be kept aside")
+        return _kept(note, backup)
+    raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "{note}; the file could not be kept aside"), note=note)
+
+
+def _kept(note: SettingsNote, backup: Path) -> SettingsNote:
+    return SettingsNote.of(QT_TRANSLATE_NOOP("settings", "{note} (the old file is kept as {backup})"),
+                           note=note, backup=backup.name)
+
+
+def _not_an_object() -> SettingsNote:
+    return SettingsNote.of(QT_TRANSLATE_NOOP(
+        "settings", "settings file does not hold a JSON object; using defaults"))
+
+
+# what each saved field's problem says (one message each, so every language can word it)
+IGNORED = {
+    "geometry": QT_TRANSLATE_NOOP("settings", "saved window geometry ignored"),
+    "window_state": QT_TRANSLATE_NOOP("settings", "saved window layout ignored"),
+    "colormap": QT_TRANSLATE_NOOP("settings", "saved colormap ignored"),
+    "show_values": QT_TRANSLATE_NOOP("settings", "saved show-values mode ignored"),
+    "presentation": QT_TRANSLATE_NOOP("settings", "saved presentation flag ignored"),
+    "topics": QT_TRANSLATE_NOOP("settings", "saved topic settings ignored"),
+    "training": QT_TRANSLATE_NOOP("settings", "saved training settings ignored"),
+    "language": QT_TRANSLATE_NOOP("settings", "saved language ignored"),
+}
+
+
+def ignored(name: str) -> SettingsNote:
+    """The note for a saved field that was not usable (a name of IGNORED)."""
+    return SettingsNote.of(IGNORED[name])
 
 
 def _looks_ours(path: Path, data: object) -> bool:
@@ -188,58 +233,59 @@ def _looks_ours(path: Path, data: object) -> bool:
     return path.name == FILE_NAME or (isinstance(data, dict) and "version" in data)
 
 
-def settings_from_dict(data: object) -> tuple[Settings, list[str]]:
+def settings_from_dict(data: object) -> tuple[Settings, list[SettingsNote]]:
     """Settings from parsed JSON, field by field; the problems found (empty when clean)."""
     defaults = Settings()
     if not isinstance(data, dict):
-        return defaults, ["settings file does not hold a JSON object; using defaults"]
-    problems: list[str] = []
+        return defaults, [_not_an_object()]
+    problems: list[SettingsNote] = []
     out = Settings()
     if "config" in data:
         try:
             out.config = AttentionConfig.from_dict(data["config"])
         except (ConfigError, TypeError, ValueError) as exc:
-            problems.append(f"saved config ignored ({exc})")
+            problems.append(SettingsNote.of(QT_TRANSLATE_NOOP("settings", "saved config ignored ({error})"),
+                                            error=exc))
     for name in ("geometry", "window_state"):
         value = data.get(name, "")
         if isinstance(value, str) and _is_base64(value):
             setattr(out, name, value)
         else:
-            problems.append(f"saved {name} ignored")
+            problems.append(ignored(name))
     colormap = data.get("colormap", defaults.colormap)
     if isinstance(colormap, str) and colormap:
         out.colormap = colormap
     else:
-        problems.append("saved colormap ignored")
+        problems.append(ignored("colormap"))
     show = data.get("show_values", defaults.show_values)
     if show in SHOW_VALUES_MODES:
         out.show_values = show
     else:
-        problems.append("saved show-values mode ignored")
+        problems.append(ignored("show_values"))
     presentation = data.get("presentation", defaults.presentation)
     if isinstance(presentation, bool):
         out.presentation = presentation
     else:
-        problems.append("saved presentation flag ignored")
+        problems.append(ignored("presentation"))
     topics = data.get("topics", {})
     if isinstance(topics, dict):
         out.topics = topics  # field by field in TopicSettings.update_from_dict
     else:
-        problems.append("saved topic settings ignored")
+        problems.append(ignored("topics"))
     training = data.get("training", {})
     if isinstance(training, dict):
         out.training = training
     else:
-        problems.append("saved training settings ignored")
+        problems.append(ignored("training"))
     language = data.get("language", defaults.language)
     if language in ("", *LANGUAGES):
         out.language = language
     else:
-        problems.append("saved language ignored")
+        problems.append(ignored("language"))
     return out, problems
 
 
-def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, str | None]:
+def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, SettingsNote | None]:
     """(settings, note for the status bar or None). Never raises, never blocks.
 
     ``settings.read_only`` is True when the path must be left as it is (not a regular file,
@@ -251,19 +297,21 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, str 
         if data is _MISSING and note is None:  # no file yet: nothing to say
             return Settings(), None
         if not _looks_ours(path, data):
-            raise NotOurs(f"{path.name} is not an attention-explorer settings file")
+            raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "{name} is not an attention-explorer settings file"),
+                             name=path.name)
         if data is _MISSING or not isinstance(data, dict):
-            return Settings(), _keep_aside(path, note or "settings file does not hold a JSON "
-                                                         "object; using defaults")
+            return Settings(), _keep_aside(path, note or _not_an_object())
     except NotOurs as exc:
-        return Settings(read_only=True), f"{exc}: left untouched, using defaults; " \
-                                         "settings will not be saved"
+        return Settings(read_only=True), SettingsNote.of(QT_TRANSLATE_NOOP(
+            "settings", "{reason}: left untouched, using defaults; settings will not be saved"), reason=exc)
     try:
         settings, problems = settings_from_dict(data)
     except Exception as exc:  # noqa: BLE001 - last resort: a settings file must never stop start-up
-        return Settings(), f"settings ignored ({exc.__class__.__name__}); using defaults"
+        return Settings(), SettingsNote.of(QT_TRANSLATE_NOOP(
+            "settings", "settings ignored ({error}); using defaults"), error=exc.__class__.__name__)
     if problems:
-        return settings, "Settings: " + "; ".join(problems)
+        return settings, SettingsNote.of(QT_TRANSLATE_NOOP("settings", "Settings: {problems}"),
+                                         problems=tuple(problems))
     return settings, None
 
 

@@ -12,7 +12,9 @@ own echo stops there. `app.topics` builds the topic jobs from these fields; they
 
 from __future__ import annotations
 
+from ..core.messages import QT_TRANSLATE_NOOP
 from .observable import Event, Field, Observable
+from .settings import SettingsNote, ignored
 
 SCALING_INITS = ("unit", "course")
 SCALING_MEASURES = ("max_weight", "entropy")
@@ -98,17 +100,18 @@ class TopicSettings(Observable):
             out["pruning_mask"] = list(out["pruning_mask"])
         return out
 
-    def update_from_dict(self, data: object) -> list[str]:
+    def update_from_dict(self, data: object) -> list[SettingsNote]:
         """Take the valid fields of `data` (parsed JSON); the problems found (empty when clean)."""
         if not isinstance(data, dict):
-            return ["saved topic settings ignored"]
+            return [ignored("topics")]
         problems = []
         for name in self.NAMES:
             if name in data:
                 try:
                     setattr(self, name, data[name])
                 except ValueError:
-                    problems.append(f"saved topic setting {name} ignored")
+                    problems.append(SettingsNote.of(QT_TRANSLATE_NOOP(
+                        "settings", "saved topic setting {name} ignored"), name=name))
         return problems
 
     def copy_from(self, other: "TopicSettings") -> None:

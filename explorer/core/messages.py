@@ -4,7 +4,11 @@ The CLI prints messages in English; the window shows them in Korean or English. 
 with ``TranslatableError.of(template, **params)`` keeps its template and parameters, so the app
 layer (``app.i18n.error_text``) can look the template up in the catalogue under the error's
 `context` and fill it in. Templates are marked with `QT_TRANSLATE_NOOP` where they are written,
-which is what tools/update_translations.py collects. Qt-free: core and export use it.
+which is what tools/update_translations.py collects. Qt-free: core, app and export use it.
+
+A parameter may itself be an exception (a message inside a message: "settings ignored ({error})")
+or a tuple of them (a list of problems, joined with "; "): ``error_text`` shows those in the UI's
+language too.
 """
 
 from __future__ import annotations
@@ -30,4 +34,15 @@ class TranslatableError(Exception):
     @classmethod
     def of(cls, template: str, words: tuple[str, ...] = (), **params):
         """str(error) == template.format(**params); mark `template` with QT_TRANSLATE_NOOP."""
-        return cls(template.format(**params), template, params, words)
+        english = {name: joined(value, str) for name, value in params.items()}
+        return cls(template.format(**english), template, params, words)
+
+
+def joined(value, text):
+    """A parameter as it is filled in: `text(value)` for an exception, "; "-joined for a tuple of
+    them (`text` is str for English, or a translating function); anything else as it is."""
+    if isinstance(value, BaseException):
+        return text(value)
+    if isinstance(value, tuple) and value and all(isinstance(v, BaseException) for v in value):
+        return "; ".join(text(v) for v in value)
+    return value

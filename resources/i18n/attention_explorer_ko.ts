@@ -149,10 +149,6 @@
         <translation>아직 학습된 모델이 없습니다: 학습 탭에서 모델을 학습하거나 불러오세요</translation>
     </message>
     <message>
-        <source>{name} is not installed: {command}</source>
-        <translation>{name} 모델이 설치되어 있지 않습니다: {command}</translation>
-    </message>
-    <message>
         <source>generation needs a decoder: choose smollm2-135m or the trained model as the model source</source>
         <translation>생성에는 디코더가 필요합니다: 모델 소스로 smollm2-135m 또는 학습된 모델을 선택하세요</translation>
     </message>
@@ -526,6 +522,22 @@
     <message>
         <source>unknown model {value} (choose from {choices})</source>
         <translation>알 수 없는 모델 {value} ({choices} 중에서 선택)</translation>
+    </message>
+    <message>
+        <source>model {name} is not installed: {command}</source>
+        <translation>{name} 모델이 설치되어 있지 않습니다. 설치: {command}</translation>
+    </message>
+    <message>
+        <source>model {name} needs {wanted}, found {found}: {command}</source>
+        <translation>{name} 모델에는 {wanted}이(가) 필요한데 {found} 버전이 설치되어 있습니다. 설치: {command}</translation>
+    </message>
+    <message>
+        <source>model {name} needs {packages} to read it: {command}</source>
+        <translation>{name} 모델을 읽으려면 {packages}이(가) 필요합니다. 설치: {command}</translation>
+    </message>
+    <message>
+        <source>model {name}: {file} is missing from {package}; reinstall: {command}</source>
+        <translation>{name} 모델: {package}에 {file} 파일이 없습니다. 다시 설치: {command}</translation>
     </message>
     <message>
         <source>layers</source>
@@ -1235,10 +1247,6 @@ click to open it; {state}</source>
         <translation>{name} (설치되지 않음)</translation>
     </message>
     <message>
-        <source>not installed: {command}</source>
-        <translation>설치되지 않음: {command}</translation>
-    </message>
-    <message>
         <source>padding: + </source>
         <translation>패딩: + </translation>
     </message>
@@ -1364,7 +1372,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>PE (not added)</source>
-        <translation>PE (더하지 않음)</translation>
+        <translation>PE (안 더함)</translation>
     </message>
     <message>
         <source>X (as is)</source>
@@ -1541,6 +1549,101 @@ click to open it; {state}</source>
     <message>
         <source>KV cache: step token cached bytes flops(cache) flops(recompute) max|diff|</source>
         <translation>KV 캐시: 단계 토큰 캐시됨 바이트 flops(캐시) flops(재계산) max|차이|</translation>
+    </message>
+</context>
+<context>
+    <name>settings</name>
+    <message>
+        <source>unknown colormap {name} in settings; using {default}</source>
+        <translation>설정의 색상표 {name}을(를) 알 수 없어 {default}을(를) 사용합니다</translation>
+    </message>
+    <message>
+        <source>settings path {path} is not a regular file</source>
+        <translation>설정 경로 {path}는 일반 파일이 아닙니다</translation>
+    </message>
+    <message>
+        <source>settings file {name} is not UTF-8 text; using defaults</source>
+        <translation>설정 파일 {name}이(가) UTF-8 텍스트가 아니어서 기본값을 사용합니다</translation>
+    </message>
+    <message>
+        <source>settings file {path} is too large; using defaults</source>
+        <translation>설정 파일 {path}이(가) 너무 커서 기본값을 사용합니다</translation>
+    </message>
+    <message>
+        <source>could not read settings ({error})</source>
+        <translation>설정을 읽을 수 없습니다 ({error})</translation>
+    </message>
+    <message>
+        <source>settings file {name} is not valid JSON; using defaults</source>
+        <translation>설정 파일 {name}이(가) 올바른 JSON이 아니어서 기본값을 사용합니다</translation>
+    </message>
+    <message>
+        <source>{note}; the file could not be kept aside</source>
+        <translation>{note}. 이 파일을 따로 보관할 수 없었습니다</translation>
+    </message>
+    <message>
+        <source>{note} (the old file is kept as {backup})</source>
+        <translation>{note} (이전 파일은 {backup}(으)로 보관했습니다)</translation>
+    </message>
+    <message>
+        <source>settings file does not hold a JSON object; using defaults</source>
+        <translation>설정 파일에 JSON 객체가 없어 기본값을 사용합니다</translation>
+    </message>
+    <message>
+        <source>saved window geometry ignored</source>
+        <translation>저장된 창 크기와 위치를 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved window layout ignored</source>
+        <translation>저장된 창 배치를 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved colormap ignored</source>
+        <translation>저장된 색상표를 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved show-values mode ignored</source>
+        <translation>저장된 값 표시 방식을 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved presentation flag ignored</source>
+        <translation>저장된 발표 모드 설정을 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved topic settings ignored</source>
+        <translation>저장된 주제 설정을 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved training settings ignored</source>
+        <translation>저장된 학습 설정을 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved language ignored</source>
+        <translation>저장된 언어 설정을 무시했습니다</translation>
+    </message>
+    <message>
+        <source>saved config ignored ({error})</source>
+        <translation>저장된 구성을 무시했습니다 ({error})</translation>
+    </message>
+    <message>
+        <source>{name} is not an attention-explorer settings file</source>
+        <translation>{name}은(는) attention-explorer 설정 파일이 아닙니다</translation>
+    </message>
+    <message>
+        <source>{reason}: left untouched, using defaults; settings will not be saved</source>
+        <translation>{reason}: 파일은 그대로 두고 기본값을 사용합니다. 설정은 저장되지 않습니다</translation>
+    </message>
+    <message>
+        <source>settings ignored ({error}); using defaults</source>
+        <translation>설정을 무시했습니다 ({error}). 기본값을 사용합니다</translation>
+    </message>
+    <message>
+        <source>Settings: {problems}</source>
+        <translation>설정: {problems}</translation>
+    </message>
+    <message>
+        <source>saved topic setting {name} ignored</source>
+        <translation>저장된 주제 설정 {name}을(를) 무시했습니다</translation>
     </message>
 </context>
 <context>
@@ -1826,6 +1929,10 @@ click to open it; {state}</source>
     <message>
         <source>predicted</source>
         <translation>예측</translation>
+    </message>
+    <message>
+        <source>no sweep: the head count divides no d_model in 8 … 1024</source>
+        <translation>스윕 없음: 8 … 1024의 어떤 d_model도 헤드 수로 나누어떨어지지 않습니다</translation>
     </message>
     <message>
         <source> now: {d_model} </source>

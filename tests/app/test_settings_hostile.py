@@ -76,7 +76,7 @@ def test_a_non_regular_settings_path_gives_defaults_a_note_and_stays(tmp_path, k
     before = kind_of(path)
     settings, note = load_in_thread(path)
     assert settings == Settings() and settings.read_only
-    assert note and "not be saved" in note
+    assert note and "not be saved" in str(note)
     assert kind_of(path) == before and sorted(p.name for p in tmp_path.iterdir()) == sorted(
         {path.name, target.name})  # nothing renamed, nothing added
     with pytest.raises(OSError):  # and even a careless save refuses to replace it
@@ -109,7 +109,7 @@ def test_corrupt_files_one_after_another_keep_numbered_backups(tmp_path):
     for original in originals:
         path.write_bytes(original)
         settings, note = load_settings(path)
-        assert settings == Settings() and not settings.read_only and ".bad" in note
+        assert settings == Settings() and not settings.read_only and ".bad" in str(note)
         save_settings(settings, path)  # what the app does at exit
     backups = sorted(tmp_path.glob("settings.json.bad*"), key=lambda p: (len(p.name), p.name))
     assert [p.name for p in backups] == ["settings.json.bad", "settings.json.bad2",
@@ -123,7 +123,7 @@ def test_when_every_backup_name_is_taken_the_file_is_left_alone(tmp_path):
         (tmp_path / f"settings.json.bad{number if number > 1 else ''}").write_text("old")
     path.write_bytes(b"{broken")
     settings, note = load_settings(path)
-    assert settings.read_only and "not be saved" in note
+    assert settings.read_only and "not be saved" in str(note)
     assert path.read_bytes() == b"{broken"
 
 
@@ -134,7 +134,7 @@ def test_a_file_that_is_not_ours_is_left_untouched(tmp_path, content):
     path = tmp_path / "notes.txt"
     path.write_bytes(content)
     settings, note = load_settings(path)
-    assert settings.read_only and "left untouched" in note
+    assert settings.read_only and "left untouched" in str(note)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"] and path.read_bytes() == content
 
 

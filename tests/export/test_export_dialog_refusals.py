@@ -56,12 +56,8 @@ def test_a_huge_csv_asks_first_and_writes_nothing_when_declined(qtbot, window, t
     assert len(os.listdir(tmp_path)) == 1  # only the first, small export
 
 
-def test_the_korean_window_says_why_an_export_failed_in_korean(qtbot, korean_ui, make_window,
-                                                               tmp_path):
-    """Export errors are English for the CLI (ExportError.of keeps the template); the Korean
-    dialog shows them in Korean: a folder that is a file, a hidden name."""
-    from explorer.app.i18n import error_text
-    from explorer.export.files import ExportError, check_folder, check_name
+def refused_for_a_file_as_folder(qtbot, make_window, tmp_path):
+    """(window, its export dialog, the file): an export into a file given as the folder, refused."""
     window = make_window(get_preset("course-lab3").config)
     dialog = open_export_dialog(window)
     qtbot.addWidget(dialog)
@@ -69,6 +65,16 @@ def test_the_korean_window_says_why_an_export_failed_in_korean(qtbot, korean_ui,
     a_file.write_text("not a folder")
     dialog.folder.setText(str(a_file))
     assert dialog.export() == []
+    return window, dialog, a_file
+
+
+def test_the_korean_window_says_why_an_export_failed_in_korean(qtbot, korean_ui, make_window,
+                                                               tmp_path):
+    """Export errors are English for the CLI (ExportError.of keeps the template); the Korean
+    dialog shows them in Korean: a folder that is a file, a hidden name."""
+    from explorer.app.i18n import error_text
+    from explorer.export.files import ExportError, check_folder, check_name
+    _, dialog, a_file = refused_for_a_file_as_folder(qtbot, make_window, tmp_path)
     assert dialog.message.text() == f"{a_file}에 쓸 수 없습니다: 폴더가 아닙니다"
     with pytest.raises(ExportError) as caught:
         check_folder(a_file)
@@ -81,3 +87,15 @@ def test_the_korean_window_says_why_an_export_failed_in_korean(qtbot, korean_ui,
         check_name("a\u202eb")
     assert error_text(caught.value) == "잘못된 파일 이름 'a\\u202eb': U+202E 문자를 넣을 수 없습니다"
     assert os.listdir(tmp_path) == ["notes.txt"]
+
+
+def test_an_export_error_shown_follows_a_live_language_switch(qtbot, make_window, tmp_path):
+    """The dialog's error line is said again in the new language (its "export" templates are
+    not in the live switch's tables: they are figure title lines too), and back."""
+    from explorer.gui.window.language import set_window_language
+    window, dialog, a_file = refused_for_a_file_as_folder(qtbot, make_window, tmp_path)
+    assert dialog.message.text() == f"cannot write to {a_file}: not a folder"
+    set_window_language(window, "ko")
+    assert dialog.message.text() == f"{a_file}에 쓸 수 없습니다: 폴더가 아닙니다"
+    set_window_language(window, "en")
+    assert dialog.message.text() == f"cannot write to {a_file}: not a folder"

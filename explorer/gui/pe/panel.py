@@ -123,8 +123,11 @@ class PEPanel(QWidget):
         grid.addWidget(self.similarity_widget, 0, 1)
         grid.addWidget(self.curves_view, 1, 0)
         grid.addWidget(self.inputs, 1, 1)
+        # the lower row more: the curves' legend (three rows at 13 pt) takes its share of that
+        # row, and with equal rows the curves kept ~40 px at 1024 × 768 in presentation mode
+        grid.setRowStretch(0, 2)
+        grid.setRowStretch(1, 3)
         for i in range(2):
-            grid.setRowStretch(i, 1)
             grid.setColumnStretch(i, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)

@@ -47,21 +47,37 @@ def matrix_image(plot: pg.PlotItem, colormap=None, image: pg.ImageItem | None = 
     return item
 
 
+MIN_TITLE_SCALE = 0.75  # smaller than this is hard to read: cut instead
+
+
 def free_title_width(plot: pg.PlotItem) -> None:
     """Let `plot`'s title be narrower than its text. pyqtgraph makes a title's text width its
     minimum width; a long title then holds the whole GraphicsLayout wider than its view, and
-    the plots beside it are cut off at the view's edge instead of shrinking."""
+    the plots beside it are cut off at the view's edge instead of shrinking. A title wider than
+    the room it gets is drawn smaller (down to MIN_TITLE_SCALE) rather than cut at the view's
+    right edge (an English "head 1: weights (4 × 8)" beside a wider plot at 1024 px)."""
     label = plot.titleLabel
     if getattr(label, "_width_freed", False):
         return
 
     def update_min() -> None:  # setText and resizeEvent call it
-        pg.LabelItem.updateMin(label)
-        label._sizeHint[Qt.SizeHint.MinimumSize] = (0, label._sizeHint[Qt.SizeHint.MinimumSize][1])
+        natural = label.item.boundingRect()  # the text's own size, whatever it is drawn at
         label.setMinimumWidth(0)
+        label.setMinimumHeight(natural.height())
+        label._sizeHint = {Qt.SizeHint.MinimumSize: (0, natural.height()),
+                           Qt.SizeHint.PreferredSize: (natural.width(), natural.height()),
+                           Qt.SizeHint.MaximumSize: (-1, -1), Qt.SizeHint.MinimumDescent: (0, 0)}
         label.updateGeometry()
 
+    def resize(event) -> None:
+        natural, room = label.item.boundingRect().width(), label.rect().width()
+        scale = 1.0 if natural <= room or room <= 0 else max(MIN_TITLE_SCALE, room / natural)
+        if label.item.scale() != scale:
+            label.item.setScale(scale)
+        pg.LabelItem.resizeEvent(label, event)  # centres the (scaled) text
+
     label.updateMin = update_min
+    label.resizeEvent = resize
     label._width_freed = True
 
 

@@ -90,11 +90,13 @@ class ScalingView(TopicView):
         self.body.addWidget(side)
 
     def _build_plots(self) -> None:
-        """Raw and scaled score histograms over the d_model sweep, with its legend and markers."""
+        """Raw and scaled score histograms stacked on the left, the d_model sweep beside them the
+        full height, its legend under it. (With the sweep in a row under the histograms each
+        plot got a third of the height: ~60 px of curve on a 1024 × 768 projector.)"""
         ci = self.graphics.ci
         self.raw_plot = ci.addPlot(row=0, col=0)
-        self.scaled_plot = ci.addPlot(row=0, col=1)
-        self.sweep_plot = ci.addPlot(row=1, col=0, colspan=2)
+        self.scaled_plot = ci.addPlot(row=1, col=0)
+        self.sweep_plot = ci.addPlot(row=0, col=1, rowspan=2)
         self.raw_curve = self.raw_plot.plot(stepMode="center", fillLevel=0,
                                             brush=(208, 84, 28, 120), pen=pg.mkPen(UNSCALED_PEN[0]))
         self.scaled_curve = self.scaled_plot.plot(stepMode="center", fillLevel=0,
@@ -105,7 +107,15 @@ class ScalingView(TopicView):
         # The legend in a row of its own under the sweep, never over its points (inside the
         # plot it covered the small-d_model end in presentation mode).
         self.sweep_legend = pg.LegendItem(colCount=2, labelTextColor=FOREGROUND)
+        # under both columns: in the sweep's column alone its width (~370 px at 16 pt) set the
+        # sweep's minimum and left the histograms too narrow for their titles at 1024 px
         ci.addItem(self.sweep_legend, row=2, col=0, colspan=2)
+        for row, stretch in enumerate((1, 1, 0)):  # the legend row: only its text's height
+            ci.layout.setRowStretchFactor(row, stretch)
+        ci.layout.setColumnStretchFactor(0, 2)  # room to spare (wide screens): mostly the sweep's
+        ci.layout.setColumnStretchFactor(1, 3)
+        for plot in (self.raw_plot, self.scaled_plot):  # not their titles' width: short of room,
+            plot.setPreferredWidth(230)                   # the histograms give way to the sweep
         self.sweep_legend.addItem(self.sweep_scaled, translate("topics.scaling_view", "÷√d_head (scaled)"))
         self.sweep_legend.addItem(self.sweep_unscaled, translate("topics.scaling_view", "no scaling"))
         self.uniform_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#888888",
@@ -178,7 +188,7 @@ class ScalingView(TopicView):
             self.sweep_scaled.setData([], [])
             self.sweep_unscaled.setData([], [])
             set_plot_title(self.sweep_plot,
-                           "no sweep: the head count divides no d_model in 8 … 1024",
+                           translate("topics.scaling_view", "no sweep: the head count divides no d_model in 8 … 1024"),
                            self._title_pt())
             return
         x = np.log2(sweep.d_models)
@@ -194,8 +204,14 @@ class ScalingView(TopicView):
         self.current_text.setPos(now, 0.0)
         # right of the line in the left half, left of it in the right half: never clipped
         self.current_text.setAnchor((0, 1) if now <= (x[0] + x[-1]) / 2 else (1, 1))
-        self.sweep_plot.getAxis("bottom").setTicks([[(float(v), str(int(d))) for v, d in
-                                                     zip(x, sweep.d_models)]])
+        # every other d_model labelled first (8, 32, ...); the rest where the width has room
+        # (pyqtgraph's second tick level): 8 labels crowded a 1024 × 768 projector
+        ticks = [(float(v), str(int(d))) for v, d in zip(x, sweep.d_models)]
+        axis = self.sweep_plot.getAxis("bottom")
+        axis.setTicks([ticks[::2], ticks[1::2]])
+        axis.setStyle(textFillLimits=[(0, 0.6)])  # the second level only where the labels have room
+        # half a step of room at each end, so the end ticks' labels are drawn whole
+        self.sweep_plot.setXRange(float(x[0]) - 0.5, float(x[-1]) + 0.5, padding=0)
         # headroom above the data for the 'uniform' label (entropy: its line is the maximum)
         top = 1.1 if measure == "max_weight" else max(sweep.max_entropy * 1.3, 0.1)
         self.sweep_plot.setYRange(0, top, padding=0)
@@ -218,7 +234,9 @@ class ScalingView(TopicView):
                 for r in range(self.table.rowCount())]
 
     def _title_pt(self) -> float:
-        return plot_pt(self.presentation) + 1
+        """The tick labels' size on a projector (one point larger, three titles did not fit
+        beside the side table at 1024 px); one point larger otherwise."""
+        return plot_pt(self.presentation) + (0 if self.presentation else 1)
 
     def restyle(self, on: bool) -> None:
         pt = plot_pt(on)

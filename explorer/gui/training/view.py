@@ -337,7 +337,9 @@ class TrainView(QWidget):
         self.curves.set_presentation(on)
         self.heads.set_presentation(on)
         total = sum(self.right_splitter.sizes()) or 1000
-        share = 0.45 if on else 0.36  # larger fonts: the curves need more of the height
+        # larger fonts: the curves need more of the height (at 0.45 their plots were ~55 px
+        # tall on a 1024 × 768 projector; at 0.55 the heads below shrank to ~30 px)
+        share = 0.5 if on else 0.36
         self.right_splitter.setSizes([round(total * share), round(total * (1 - share))])
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override

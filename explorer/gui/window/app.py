@@ -37,10 +37,11 @@ from ..plotting.colormaps import COLORMAPS, DEFAULT_COLORMAP
 from ..plotting.fonts import load_bundled_fonts, ui_font
 from ..plotting.resources import app_icon
 from ..gui_thread_gc import collect_on_gui_thread, freeze_long_lived
-from ..plotting.i18n import install_language, system_language, translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, install_language, system_language, translate
 from .main_window import NORMAL_PT, MainWindow
 from ...app.heap import map_large_blocks
-from ...app.settings import Settings, default_settings_path, load_settings, save_settings
+from ...app.i18n import error_text
+from ...app.settings import Settings, SettingsNote, default_settings_path, load_settings, save_settings
 from ...app.state import AppState, ViewState
 
 QUIT_AFTER_ENV = "ATTENTION_EXPLORER_QUIT_AFTER_MS"
@@ -142,11 +143,13 @@ class _Startup:
         return config
 
 
-def _start_settings(path) -> tuple[Settings, list[str]]:
+def _start_settings(path) -> tuple[Settings, list[SettingsNote]]:
     settings, note = load_settings(path)
     notes = [note] if note else []
     if settings.colormap not in COLORMAPS:
-        notes.append(f"unknown colormap {settings.colormap!r} in settings; using {DEFAULT_COLORMAP}")
+        notes.append(SettingsNote.of(QT_TRANSLATE_NOOP(
+            "settings", "unknown colormap {name} in settings; using {default}"),
+            name=repr(settings.colormap), default=DEFAULT_COLORMAP))
         settings.colormap = DEFAULT_COLORMAP
     return settings, notes
 
@@ -196,8 +199,8 @@ def run_app(settings_path: str | os.PathLike | None = None, argv: list[str] | No
     startup.log("window shown")
     if lesson is not None:
         window.install_lessons().open_lesson(lesson)
-    if notes:
-        window.status_message(" · ".join(notes))
+    if notes:  # read before the language was installed: shown in it now
+        window.status_message(" · ".join(error_text(note) for note in notes))
     code, returned = 1, False
     try:
         code = int(app.exec())

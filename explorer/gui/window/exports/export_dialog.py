@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox, QDialog,
                                QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
@@ -100,6 +100,7 @@ class ExportDialog(QDialog):
         self.overwrite = QCheckBox(translate("window.export_dialog",
                                              "Overwrite an existing file (otherwise add _2, _3, …)"))
         self.message = QLabel("")
+        self._error: ExportError | None = None  # shown in self.message: again in a new UI language
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -203,6 +204,7 @@ class ExportDialog(QDialog):
                                 "overwrite" if self.overwrite.isChecked() else "suffix")
         except ExportError as exc:
             self._say(error_text(exc), error=True)  # in the UI language
+            self._error = exc
             return []
         self._say(translate("window.export_dialog", "Wrote {path}").format(path=paths[0]))
         self.window_.status_message(translate("window.export_dialog",
@@ -232,8 +234,16 @@ class ExportDialog(QDialog):
         return answer == QMessageBox.StandardButton.Yes
 
     def _say(self, text: str, error: bool = False) -> None:
+        self._error = None
         set_text_colour(self.message, "#c62828" if error else None)
         self.message.setText(text)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """An export error shown is said again in the new language: its "export" templates are
+        also figure title lines, which the live switch leaves alone (plotting.i18n.NOT_ON_SCREEN)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange and self._error is not None:
+            self.message.setText(error_text(self._error))
 
 
 def _row(*widgets: QWidget) -> QWidget:
