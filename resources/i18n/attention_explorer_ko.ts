@@ -655,6 +655,10 @@
         <translation>아직 내보낼 것이 없습니다: 첫 그림이 아직 계산되지 않았습니다</translation>
     </message>
     <message>
+        <source>head {head} is not in the picture any more: it has {count} heads</source>
+        <translation>헤드 {head}은(는) 이제 그림에 없습니다: 헤드가 {count}개입니다</translation>
+    </message>
+    <message>
         <source>the whole window can be exported as PNG or SVG, not CSV</source>
         <translation>창 전체는 PNG나 SVG로만 내보낼 수 있습니다 (CSV는 안 됩니다)</translation>
     </message>

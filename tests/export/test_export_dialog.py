@@ -9,6 +9,7 @@ from explorer import cli
 from explorer.core import get_preset
 from explorer.gui.window.exports.figures import ExportOptions
 from explorer.gui.window.exports.from_window import current_spec, export_from_window
+from explorer.export.files import ExportError
 from explorer.export.naming import FigureSpec
 from explorer.gui.window.exports.export_dialog import copy_figure, open_export_dialog
 
@@ -111,3 +112,36 @@ def test_cli_can_render_a_fresh_window(qtbot, capsys, tmp_path):
     assert code == 0
     image = QImage(out.strip())
     assert (image.width(), image.height()) == (1400, 900)
+
+
+def _choose(dialog, spec):
+    dialog.what.setCurrentIndex([s for _, s in dialog._specs].index(spec))
+
+
+def test_the_open_dialog_follows_the_picture_and_keeps_the_choice(window, qtbot, tmp_path):
+    """A non-modal dialog outlives the picture it was opened on: its list follows the window."""
+    state = window.state
+    state.update(n_heads=8)
+    qtbot.waitUntil(lambda: state.is_idle() and state.result.config.n_heads == 8, timeout=20_000)
+    dialog = open_export_dialog(window)
+    _choose(dialog, FigureSpec("head", 7))
+    dialog.format.setCurrentIndex(2)  # CSV
+    state.update(seed=5)  # same heads: the choice stays, and its file name follows the seed
+    qtbot.waitUntil(lambda: state.is_idle() and state.result.config.seed == 5, timeout=20_000)
+    assert dialog.spec() == FigureSpec("head", 7)
+    assert dialog.name.text() == "head7_d8_h8_seed5.csv"
+    state.update(n_heads=2)  # head 7 is gone: the list has two heads and the choice falls back
+    qtbot.waitUntil(lambda: state.is_idle() and state.result.config.n_heads == 2, timeout=20_000)
+    heads = [s for _, s in dialog._specs if s.kind == "head"]
+    assert heads == [FigureSpec("head", 0), FigureSpec("head", 1)]
+    assert dialog.spec() == FigureSpec("heads")  # the head's own figure is gone: the grid
+    assert dialog.name.text() == "heads_d8_h2_seed5.csv"
+    dialog.folder.setText(str(tmp_path))
+    assert dialog.export(), dialog.message.text()
+    assert "Wrote" in dialog.message.text()
+    dialog.close()
+
+
+def test_a_head_the_picture_no_longer_has_is_a_message(window):
+    with pytest.raises(ExportError, match="head 5 is not in the picture any more: it has 2 heads"):
+        export_from_window(window, FigureSpec("head", 5), ExportOptions(fmt="csv"))

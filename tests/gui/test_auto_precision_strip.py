@@ -66,3 +66,25 @@ def test_a_csv_from_the_window_carries_the_exact_float64_numbers(qtbot, window_o
     exact = forward(LARGE).weights[1]  # (n, n) float64
     weights = np.array([float(r["weight"]) for r in rows]).reshape(exact.shape)
     assert np.array_equal(weights, exact)  # the CSV writes the very float64 weights (repr)
+
+
+def test_a_csv_of_the_picture_shown_while_the_next_one_is_computed(qtbot, window_on):
+    """The config moved on (2 heads -> 1) and its picture is not in yet: a CSV of head 1 is the
+    shown picture's, in float64 (it used to compute the new config and fail on its head 1)."""
+    import csv
+    import io
+
+    import numpy as np
+
+    from explorer.core import forward
+    from explorer.export.naming import FigureSpec
+    from explorer.gui.window.exports.figures import ExportOptions
+    from explorer.gui.window.exports.from_window import export_from_window
+
+    state, window = window_on(LARGE)
+    state.update(n_heads=1)  # submitted; its result reaches the window only through the event loop
+    assert state.result.config.n_heads == 2
+    _name, content = export_from_window(window, FigureSpec("head", 1), ExportOptions(fmt="csv"))
+    rows = list(csv.DictReader(io.StringIO(bytes(content).decode("utf-8"))))
+    exact = forward(LARGE).weights[1]  # (n, n) float64
+    assert np.array_equal(np.array([float(r["weight"]) for r in rows]).reshape(exact.shape), exact)

@@ -23,7 +23,7 @@ from .figures import ExportOptions
 from ....app.i18n import error_text
 from ....export.files import ExportError, check_name, write_files
 from .from_window import available_specs, current_spec, default_file_name, export_from_window, unavailable_note
-from ....export.naming import FORMATS
+from ....export.naming import FORMATS, FigureSpec
 from ....export.theme import BACKGROUNDS
 from ...plotting.fonts import set_text_colour
 from ...plotting.i18n import translate
@@ -132,20 +132,42 @@ class ExportDialog(QDialog):
         self.browse.clicked.connect(self._browse)
         self.buttons.rejected.connect(self.reject)
         self.export_button.clicked.connect(self.export)
+        # the dialog stays open while the window changes: its figure list follows the picture
+        self.window_.state.result_changed.connect(self._on_result)
 
     # ----- state ---------------------------------------------------------------------------
-    def refresh(self) -> None:
-        """Re-read what the window can export; preselect the current tab's figure."""
+    def refresh(self, keep_choice: bool = False) -> None:
+        """Re-read what the window can export; preselect the current tab's figure (or, with
+        `keep_choice`, the figure chosen now while the window has it, else the heads grid for a
+        head that is gone)."""
+        chosen = self.spec() if keep_choice and self._specs else None
         self._specs = available_specs(self.window_)
-        current = current_spec(self.window_)
+        specs = [spec for _, spec in self._specs]
+        wanted = (chosen, FigureSpec("heads") if chosen is not None and chosen.kind == "head" else None,
+                  current_spec(self.window_))
         self.what.blockSignals(True)
         self.what.clear()
         self.what.addItems([label for label, _ in self._specs])
-        specs = [spec for _, spec in self._specs]
-        self.what.setCurrentIndex(specs.index(current) if current in specs else 0)
+        self.what.setCurrentIndex(next((specs.index(s) for s in wanted if s in specs), 0))
         self.what.blockSignals(False)
-        self._name_edited = False
+        if chosen is None or chosen != self.spec():
+            self._name_edited = False
         self._choice_changed()
+
+    def _on_result(self, _result) -> None:
+        """A new picture: the list offers what it has (8 heads became 2), the choice is kept; the
+        same figures under a new seed only rename the default file."""
+        if not self.isVisible():
+            return
+        specs = available_specs(self.window_)
+        if [spec for _, spec in specs] != [spec for _, spec in self._specs]:
+            self.refresh(keep_choice=True)
+            return
+        self._specs = specs
+        for index, (label, _spec) in enumerate(specs):  # the same figures, perhaps a new language
+            self.what.setItemText(index, label)
+        if not self._name_edited:
+            self.name.setText(self._default_name(FORMATS[self.format.currentIndex()]))
 
     def spec(self):
         return self._specs[self.what.currentIndex()][1]
@@ -167,9 +189,8 @@ class ExportDialog(QDialog):
         for widget in (self.background, self.title):
             widget.setEnabled(not is_window and fmt != "csv")
         self.export_button.setEnabled(not (is_window and fmt == "csv"))
-        self.message.setText(translate("window.export_dialog",
-                                       "The whole window is exported as it looks (PNG or SVG).")
-                             if is_window else unavailable_note(self.window_))
+        self._say(translate("window.export_dialog", "The whole window is exported as it looks (PNG or SVG).")
+                  if is_window else unavailable_note(self.window_))
         if not self._name_edited:
             self.name.setText(self._default_name(fmt))
 

@@ -106,10 +106,15 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     size = live_view(window, spec).size()
     if size.width() < 50 or size.height() < 50:  # a tab never shown: use the CLI's size
         size = None
-    if options.fmt == "csv" and config != state.config:
+    if spec.kind == "head" and not 0 <= spec.index < config.n_heads:  # a list older than the picture
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "head {head} is not in the picture any more: it "
+                                                         "has {count} heads"), head=spec.index, count=config.n_heads)
+    if options.fmt == "csv" and config.dtype != state.config.dtype:
         # the picture was computed in float32 (automatic precision: no value on screen); a CSV
-        # carries the numbers, so it is computed again as the user's config asks (as the CLI does)
-        return export_items(state.config, [spec], options, look=view_options(window))[0]
+        # carries the numbers, so the picture's config is computed again in the user's dtype (as
+        # the CLI does). Not state.config: it may already be the next picture's (8 heads -> 2)
+        return export_items(config.replace(dtype=state.config.dtype), [spec], options,
+                            look=view_options(window))[0]
     items = export_items(config, [spec], options, result=state.result, trace=_kv_trace(window),
                          look=view_options(window), size=size, cache=figure_cache(window))
     return items[0]
