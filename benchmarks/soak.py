@@ -120,6 +120,17 @@ def mapped_mb() -> collections.Counter:
     return kinds
 
 
+def malloc_in_use_mb() -> float:
+    """Bytes glibc has handed out and not had back (heap and mapped blocks), in MB: unlike RSS,
+    not moved by fragmentation or trimming. NaN without mallinfo2."""
+    from explorer.app.heap import _libc_function, _MallInfo2
+    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
+    if not mallinfo2:
+        return float("nan")
+    info = mallinfo2()
+    return (info.uordblks + info.hblkhd) / 2**20
+
+
 def composition() -> str:
     """One line of where resident memory is: glibc's view, pymalloc's, and the mappings'."""
     from explorer.app.heap import _libc_function, _MallInfo2
@@ -397,15 +408,17 @@ def main(argv=None) -> int:
         soak.keep_only(args.only)
     plan = [n for n in soak.names for _ in range(args.warmup)] + [soak.pick() for _ in range(args.actions)]
     warm_at = len(plan) - args.actions
-    count, none_growth, rss_growth, object_growth = (collections.Counter(), collections.Counter(),
-                                                     collections.Counter(), collections.Counter())
+    count, none_growth, rss_growth, object_growth, malloc_growth = (
+        collections.Counter(), collections.Counter(), collections.Counter(), collections.Counter(),
+        collections.Counter())
     marks = {}
     t0 = time.perf_counter()
 
     def tick():
         i = marks.get("i", 0)
         if "last" in marks and i > warm_at:
-            name, n0, r0, k0 = marks.pop("last")
+            name, n0, r0, k0, m0 = marks.pop("last")
+            malloc_growth[name] += malloc_in_use_mb() - m0
             count[name] += 1
             object_growth[name] += len(window.findChildren(QObject)) - k0
             none_growth[name] += sys.getrefcount(None) - n0
@@ -430,7 +443,8 @@ def main(argv=None) -> int:
                   f"None refs +{sys.getrefcount(None) - marks['none_warm']:,}"
                   f"  exceptions {len(exceptions)}\n        {composition()}", flush=True)
         marks["i"] = i + 1
-        marks["last"] = (plan[i], sys.getrefcount(None), rss_mb(), len(window.findChildren(QObject)))
+        marks["last"] = (plan[i], sys.getrefcount(None), rss_mb(), len(window.findChildren(QObject)),
+                         malloc_in_use_mb())
         soak.run(plan[i])
 
     timer = QTimer()
@@ -484,10 +498,11 @@ def main(argv=None) -> int:
     for kind, n in grown.most_common(8):
         print(f"  {n:+6d} {kind}")
     print(f"\n{'action':14s} {'count':>6s} {'None refs/action':>17s} {'RSS KB/action':>14s} "
-          f"{'Qt objects/action':>18s}")
-    for name in sorted(count, key=lambda n: -none_growth[n] / count[n]):
+          f"{'Qt objects/action':>18s} {'malloc KB/action':>17s}")
+    for name in sorted(count, key=lambda n: -malloc_growth[n] / count[n]):
         print(f"{name:14s} {count[name]:6d} {none_growth[name] / count[name]:17.1f} "
-              f"{rss_growth[name] * 1024 / count[name]:14.1f} {object_growth[name] / count[name]:18.2f}")
+              f"{rss_growth[name] * 1024 / count[name]:14.1f} {object_growth[name] / count[name]:18.2f}"
+              f" {malloc_growth[name] * 1024 / count[name]:17.1f}")
     return 1 if exceptions else 0
 
 
