@@ -1,6 +1,7 @@
 """The Train tab's model as a model source, on the real window (issue 13): trained a few steps
 or loaded from a file, it is drawn by the heads grid and the overview exactly as the core model's
-attention, pruning a head changes its loss, and Generate steps it with its real KV cache."""
+attention, pruning a head changes its loss, and Generate steps it with its real KV cache (the KV tab
+does too: test_trained_kv.py)."""
 
 from __future__ import annotations
 
@@ -174,16 +175,3 @@ def test_generate_says_what_it_needs_for_the_random_model(window, qtbot):
     window.learned.error.connect(messages.append)
     assert not window.learned.generate(3)
     assert messages == ["generation needs a decoder: choose smollm2-135m or the trained model as the model source"]
-
-
-def test_the_kv_tab_and_export_dialog_say_where_the_trained_cache_is(window, qtbot):
-    """The KV tab steps smollm2 and the course model; with the trained source it says where its
-    cache is (choosing it raised KeyError in the KV wiring), and the export notes say why there
-    is no PE (learned position embeddings) or KV figure."""
-    from explorer.gui.window.exports.learned_export import not_offered
-    train_steps(qtbot, window)
-    window.tabs.setCurrentWidget(window.kv_panel)
-    choose_trained(qtbot, window)
-    assert "Generate (decoder)" in window.kv_panel.empty_label.text()
-    note = not_offered(window)
-    assert "learned position embeddings" in note and "Generate (decoder)" in note
