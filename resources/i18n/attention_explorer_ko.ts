@@ -879,6 +879,10 @@
         <translation>{name} 캐시{which} ({n} × {width})</translation>
     </message>
     <message>
+        <source>{name} of K/V head {kv} ({n} × {width})</source>
+        <translation>K/V 헤드 {kv}의 {name} ({n} × {width})</translation>
+    </message>
+    <message>
         <source>pad</source>
         <translation>pad</translation>
     </message>
