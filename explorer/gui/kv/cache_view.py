@@ -98,7 +98,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._separator_layout: tuple[int, int, int] | None = None  # (heads, kv_heads, d_head) drawn
         self._value_texts: list[list[pg.TextItem]] = []  # [head][key], only for small traces
         self.w_plot.getViewBox().sigResized.connect(self._refit_values)
-        self._titles: dict = {}  # plot -> (title naming the head, title without it)
+        self._title_shape: tuple[int, int] | None = None  # (rows, columns) of the K and V shown
         self.k_plot.getViewBox().sigResized.connect(self._fit_titles)
         self._pad_marks: list[tuple[int, QGraphicsRectItem]] = []  # (key, hatched column)
 
@@ -186,20 +186,10 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         n, width = k.shape
         self._width = width
         q_width = self._q_all.shape[2] if head is not None else self._q_all.shape[1] * self._q_all.shape[2]
-        which = "" if head is None else translate("kv.cache_view",
-                                                  ", head {head}").format(head=head)  # all heads: the combo says so
-        if head is not None and group > 1:
-            which += translate("kv.cache_view", " (its K/V head {kv}, shared by {group} query heads)").format(
-                kv=head // group, group=group)
-        self._titles = {}
-        for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
+        for plot in (self.k_plot, self.v_plot):
             show_cells(plot, n, width)
             set_count_ticks(plot.getAxis("bottom"), width, max_labels=MAX_COLUMN_LABELS)
-            template = translate("kv.cache_view", "{name} cache{which} ({n} × {width})")
-            shorter = (template.format(name=name, which="", n=n, width=width) if head is None or group == 1
-                       else translate("kv.cache_view", "{name} of K/V head {kv} ({n} × {width})").format(
-                           name=name, kv=head // group, n=n, width=width))  # the combo names the query head
-            self._titles[plot] = (template.format(name=name, which=which, n=n, width=width), shorter)
+        self._title_shape = (n, width)
         self._fit_titles()
         show_cells(self.q_plot, 1, q_width)
         set_count_ticks(self.q_plot.getAxis("bottom"), q_width, max_labels=MAX_COLUMN_LABELS)
@@ -266,13 +256,32 @@ class KVCacheView(pg.GraphicsLayoutWidget):
                 elif key < cached:
                     text.setText(f"{weights[h, key]:.2f}", color="k" if dark[h, key] else "w")
 
+    def _titles(self, name: str) -> tuple[str, str]:
+        """(full title, shorter title) of the K or V cache: built here, in the UI language of now
+        (a resize after a language switch must not bring back the old language's text)."""
+        (n, width), head = self._title_shape, self.head
+        group = self.trace.config.n_heads // kv_heads(self.trace.config)  # query heads per K/V head
+        which = "" if head is None else translate("kv.cache_view",
+                                                  ", head {head}").format(head=head)  # all heads: the combo says so
+        if head is not None and group > 1:
+            which += translate("kv.cache_view", " (its K/V head {kv}, shared by {group} query heads)").format(
+                kv=head // group, group=group)
+        template = translate("kv.cache_view", "{name} cache{which} ({n} × {width})")
+        shorter = (template.format(name=name, which="", n=n, width=width) if head is None or group == 1
+                   else translate("kv.cache_view", "{name} of K/V head {kv} ({n} × {width})").format(
+                       name=name, kv=head // group, n=n, width=width))  # the combo names the query head
+        return template.format(name=name, which=which, n=n, width=width), shorter
+
     def _fit_titles(self) -> None:
         """K's and V's titles in full when they fit; side by side at 1024 px (presentation fonts)
         they ran into each other. Shorter, they leave out the head (the K, V combo names it) but
         keep a grouped model's K/V head (SmolLM2: query head 4 reads K/V head 1)."""
-        for plot, (full, short) in self._titles.items():
+        if self.trace is None or self._title_shape is None:
+            return
+        for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
+            full, short = self._titles(name)
             set_title(plot, full)
-            if plot.titleLabel.item.boundingRect().width() > plot.width() - 8 and short != full:
+            if short != full and plot.titleLabel.item.boundingRect().width() > plot.width() - 8:
                 set_title(plot, short)
 
     def values_fit(self) -> bool:
