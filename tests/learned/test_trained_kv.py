@@ -15,44 +15,12 @@ from PySide6.QtCore import Qt
 
 torch = pytest.importorskip("torch")
 
-from explorer.app.learned import TRAINED, forget_trained, trained_model, trained_spec  # noqa: E402
+from explorer.app.learned import TRAINED, forget_trained, trained_model  # noqa: E402
 from explorer.app.learned_kv import LearnedKVTrace  # noqa: E402
 from explorer.app.learned_state import RANDOM  # noqa: E402
-from explorer.core.training import TrainConfig, probe_tokens  # noqa: E402
+from explorer.core.training import probe_tokens  # noqa: E402
 
-SMALL = TrainConfig(steps=40, batch=8, d_model=16, n_heads=2, seed=1, log_every=10, snapshot_every=20)
-WAIT_MS = 60_000
-
-
-@pytest.fixture
-def window(make_window, qtbot):
-    forget_trained()
-    w = make_window()
-    yield w
-    forget_trained()
-
-
-def settle(qtbot, window):
-    qtbot.waitUntil(lambda: window.learned.is_idle() and window.learned.busy == "", timeout=WAIT_MS)
-
-
-def train_steps(qtbot, window, n=10):
-    session = window.train_view.session
-    if session.trainer is None:
-        session.set_config(SMALL)
-    before = trained_spec()
-    session.step(n)
-    qtbot.waitUntil(lambda: trained_spec() is not before and session.is_idle(), timeout=WAIT_MS)
-    return session.trainer
-
-
-def choose(qtbot, window, name):
-    combo = window.model_source.combo
-    index = combo.findData(name)
-    assert combo.model().item(index).isEnabled()
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)
-    settle(qtbot, window)
+from trained_support import SMALL, WAIT_MS, choose, settle, train_steps, window  # noqa: E402,F401
 
 
 def wait_for_trace(qtbot, window, model):

@@ -11,43 +11,17 @@ from PySide6.QtCore import QPoint, Qt
 
 pytest.importorskip("torch")
 
-from explorer.app.learned import TRAINED, forget_trained, trained_spec  # noqa: E402
-from explorer.core.training import TrainConfig, Trainer, probe_tokens  # noqa: E402
+from explorer.app.learned import TRAINED, trained_spec  # noqa: E402
+from explorer.core.training import Trainer, probe_tokens  # noqa: E402
 from explorer.core.training.source import run  # noqa: E402
 from explorer.gui.learned.thumbnails import lookup_table  # noqa: E402
 from explorer.gui.plotting.colormaps import get_colormap  # noqa: E402
 
-SMALL = TrainConfig(steps=40, batch=8, d_model=16, n_heads=2, seed=1, log_every=10, snapshot_every=20)
-WAIT_MS = 60_000
-
-
-@pytest.fixture
-def window(make_window, qtbot):
-    forget_trained()
-    w = make_window()
-    yield w
-    forget_trained()
-
-
-def settle(qtbot, window):
-    qtbot.waitUntil(lambda: window.learned.is_idle() and window.learned.busy == "", timeout=WAIT_MS)
-
-
-def train_steps(qtbot, window, n=10):
-    session = window.train_view.session
-    session.set_config(SMALL)
-    session.step(n)
-    qtbot.waitUntil(lambda: trained_spec() is not None and session.is_idle(), timeout=WAIT_MS)
-    return session.trainer
+from trained_support import SMALL, WAIT_MS, choose, settle, train_steps, window  # noqa: E402,F401
 
 
 def choose_trained(qtbot, window):
-    combo = window.model_source.combo
-    index = combo.findData(TRAINED)
-    assert combo.model().item(index).isEnabled()
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)
-    settle(qtbot, window)
+    choose(qtbot, window, TRAINED)
     assert window.learned.analysis is not None and window.learned.analysis.spec.name == TRAINED
 
 
