@@ -1,10 +1,11 @@
-"""The decoder stepped with its real KV cache, for the Generate tab (a job on the learned runner).
+"""The decoder stepped with its real KV cache, for the Generate and KV-cache tabs (a job on the learned runner).
 
 `generate` feeds the sentence token by token through SmolLM2 (or the Train tab's model: its
 integer tokens, or the task's probe) with the KV cache, then `k` tokens
 it chooses itself (greedy), checking every step against the full causal pass (core's
 run_generation); it keeps the step records (top 5, cache bytes with and without grouped-query
-attention, FLOPs with and without the cache, the check) and the final cache as numpy.
+attention, FLOPs with and without the cache, the check, what the KV tab draws of every layer)
+and the final cache as numpy, on the device of the window's switch.
 Qt-free; torch only inside the job.
 """
 

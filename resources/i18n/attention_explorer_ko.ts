@@ -2231,6 +2231,10 @@ click to open it; {state}</source>
         <translation>위치 인코딩 그림 없음: 그 패널은 강의 모델의 사인파 표를 보여 주는데, {model}은(는) {how}을(를) 씁니다.</translation>
     </message>
     <message>
+        <source>the trained model</source>
+        <translation>학습된 모델</translation>
+    </message>
+    <message>
         <source>No KV-cache figure: an encoder has no KV cache.</source>
         <translation>KV 캐시 그림 없음: 인코더에는 KV 캐시가 없습니다.</translation>
     </message>

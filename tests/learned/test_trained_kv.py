@@ -190,7 +190,7 @@ def test_the_export_offers_the_trained_models_kv_figure(window, qtbot):
     qtbot.addWidget(dialog)
     dialog.refresh()
     assert dialog.spec() == FigureSpec("kv", 2) and dialog.name.text() == "kv_step2_trained_layer0.png"
-    assert "learned position embeddings" in dialog.message.text()
+    assert "the trained model uses learned position embeddings" in dialog.message.text()
     assert "Generate (decoder)" not in dialog.message.text() and "KV-cache figure" not in dialog.message.text()
 
 

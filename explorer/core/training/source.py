@@ -4,8 +4,9 @@ The trained tasks use integer tokens (0 .. vocab − 1), so the "text" a trained
 space-separated integers; anything else stands for the task's fixed probe (a segment repeated,
 the sequence the Train tab's heads are drawn on). "random tokens repeated" is a seeded random
 segment twice. `run` gives what the overview, the heads grid and pruning need, as numpy;
-`run_generation` steps it with a real KV cache for the Generate tab (an attention-only causal
-model caches exactly like a decoder: one K and V per layer and head and position).
+`run_generation` steps it with a real KV cache for the Generate and KV-cache tabs (an
+attention-only causal model caches exactly like a decoder: one K and V per layer and head and
+position).
 Qt-free; torch is imported inside `run` only.
 """
 

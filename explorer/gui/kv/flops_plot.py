@@ -63,7 +63,7 @@ class KVFlopsPlot(QWidget):
         self._recompute = np.array([s.cum_flops_recompute for s in trace.steps], dtype=np.float64)
         self.cached_curve.setData(steps, self._cached)
         self.recompute_curve.setData(steps, self._recompute)
-        set_count_ticks(self.plot.getAxis("bottom"), len(steps))
+        set_count_ticks(self.plot.getAxis("bottom"), len(steps), max_labels=10)  # 13 ran together at 1024 px
         self._frame()
 
     def _frame(self) -> None:

@@ -49,7 +49,8 @@ def not_offered(window) -> str:
            if spec.kind == "decoder" and not trained
            else translate("window.learned_export", "learned position embeddings"))
     text = translate("window.learned_export", "No positional-encoding figure: that panel shows the course model's "
-                     "sinusoidal table, and {model} uses {how}.").format(model=spec.name, how=how)
+                     "sinusoidal table, and {model} uses {how}.").format(
+        model=translate("window.learned_export", "the trained model") if trained else spec.name, how=how)
     if spec.kind != "decoder":
         text += " " + translate("window.learned_export", "No KV-cache figure: an encoder has no KV cache.")
     elif learned_kv_trace(window) is None:
