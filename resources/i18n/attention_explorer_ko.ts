@@ -1012,6 +1012,10 @@
         <source>recomputing the prefix (≈ quadratic)</source>
         <translation>앞부분 재계산 (≈ 이차)</translation>
     </message>
+    <message>
+        <source>FLOPs up to step t</source>
+        <translation>단계 t까지 FLOPs</translation>
+    </message>
 </context>
 <context>
     <name>kv.panel</name>

@@ -389,5 +389,11 @@ def test_cell_values_and_the_head_in_titles_only_where_they_fit(panel, qtbot):
     qtbot.waitUntil(lambda: shown() == 0)
     assert not view.values_fit()
     qtbot.waitUntil(lambda: view.k_plot.titleLabel.text == "K cache (12 × 8)")
+    flops = panel.flops_plot.plot
+    qtbot.waitUntil(lambda: flops.titleLabel.text == "FLOPs up to step t")  # the long one was cut off
+    assert flops.titleLabel.item.boundingRect().width() <= panel.flops_plot.graphics.width()
     panel.resize(1400, 900)
     qtbot.waitUntil(lambda: shown() == 2 * 12 and view.k_plot.titleLabel.text == "K cache, head 1 (12 × 8)")
+    qtbot.waitUntil(lambda: flops.titleLabel.text == "cumulative FLOPs up to step t")
+    axis = panel.flops_plot.plot.getAxis("bottom")  # 12 steps: every second one numbered
+    assert [label for _value, label in axis._tickLevels[0]] == ["0", "2", "4", "6", "8", "10"]

@@ -278,10 +278,12 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         keep a grouped model's K/V head (SmolLM2: query head 4 reads K/V head 1)."""
         if self.trace is None or self._title_shape is None:
             return
-        for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
-            full, short = self._titles(name)
+        plots = ((self.k_plot, self._titles("K")), (self.v_plot, self._titles("V")))
+        for plot, (full, _short) in plots:
             set_title(plot, full)
-            if short != full and plot.titleLabel.item.boundingRect().width() > plot.width() - 8:
+        if any(plot.titleLabel.item.boundingRect().width() > plot.getViewBox().width() + 8
+               for plot, _titles in plots):  # both short: K and V read alike
+            for plot, (_full, short) in plots:
                 set_title(plot, short)
 
     def values_fit(self) -> bool:
