@@ -10,6 +10,8 @@ Qt-free; torch is imported only inside the job (through core.learned).
 
 from __future__ import annotations
 
+import copy
+import threading
 import time
 from dataclasses import dataclass
 
@@ -155,19 +157,21 @@ def sequence_tokens(model, text: str, sequence: str, seed: int = 0):
 
 # ----- the model trained in this session (the Train tab) as one more source -------------------
 TRAINED = "trained"
-_trained: tuple | None = None  # (ModelSpec, model copy on the CPU, TrainConfig) registered last
+_trained: tuple | None = None  # (ModelSpec, CPU copy, TrainConfig, {device: copy on it}) registered last
+_copies_lock = threading.Lock()
 
 
 def register_trained(model, config, steps: int) -> ModelSpec:
     """Make a copy of `model` (a TinyTransformer, read only while no training chunk runs) the
-    "trained" source. Main thread; the copy is never trained, so jobs may read it on any thread."""
-    import copy
+    "trained" source. Main thread; the copy is never trained, so jobs may read it on any thread.
+    The copy is kept on the CPU; `trained_model(device)` moves a further copy to the device the
+    window's switch chose (the trainer's own device may be another)."""
     global _trained
     clone = copy.deepcopy(model).to("cpu").eval()
     spec = ModelSpec(TRAINED, "decoder", config.n_layers, config.n_heads, config.n_heads,
                      config.d_model, config.seq_len, "", "", "", (), "", 0.0,
                      f"{config.task}, {steps} steps, vocabulary {config.vocab}")
-    _trained = (spec, clone, config)
+    _trained = (spec, clone, config, {"cpu": clone})
     return spec
 
 
@@ -187,29 +191,39 @@ def spec_of(name: str) -> ModelSpec | None:
     return trained_spec() if name == TRAINED else MODELS.get(name)
 
 
-def trained_model():
-    """(spec, model copy, TrainConfig) of the trained source, or ConfigError before there is one."""
-    if _trained is None:
+def trained_model(device: str = "cpu"):
+    """(spec, model copy on `device`, TrainConfig) of the trained source; ConfigError before there
+    is one, DeviceUnavailableError for a CUDA device that is not there (as load_model for the
+    pretrained models: the job's error becomes the window's message). Any thread."""
+    from ..core.backends import resolve_torch_device
+    registered = _trained  # one read: a newer registration does not change this job's model
+    if registered is None:
         raise ConfigError.of(QT_TRANSLATE_NOOP("core", "no trained model yet: train or load one in the Train tab"))
-    return _trained
+    spec, clone, config, copies = registered
+    where = str(resolve_torch_device(device))  # "cpu", "cuda:0"
+    with _copies_lock:
+        if where not in copies:  # nn.Module.to moves in place: move a copy, keep the CPU one
+            copies[where] = copy.deepcopy(clone).to(where).eval()
+        return spec, copies[where], config
 
 
-def _analyse_trained(text: str, sequence: str, seed: int) -> Analysis:
+def _analyse_trained(device: str, text: str, sequence: str, seed: int) -> Analysis:
     from ..core.training.source import run, trained_ids
     start = time.perf_counter()
-    spec, model, config = trained_model()
+    spec, model, config = trained_model(device)
+    loaded = time.perf_counter()
     ids = trained_ids(text, sequence, seed, config.vocab, config.seq_len)
     out = run(model, ids)
     repeat = find_repeat(tuple(ids))
     roles = score_heads(out["attentions"], causal=True, repeat=repeat)
-    return Analysis(spec, "cpu", sequence, text, tuple(ids), tuple(str(i) for i in ids),
-                    out["attentions"], tuple(roles), repeat, out["next_top"], out["loss"],
-                    0.0, time.perf_counter() - start)
+    return Analysis(spec, str(next(model.parameters()).device), sequence, text, tuple(ids),
+                    tuple(str(i) for i in ids), out["attentions"], tuple(roles), repeat, out["next_top"],
+                    out["loss"], loaded - start, time.perf_counter() - loaded)
 
 
-def _prune_trained(text: str, sequence: str, seed: int, heads: frozenset) -> dict:
+def _prune_trained(device: str, text: str, sequence: str, seed: int, heads: frozenset) -> dict:
     from ..core.training.source import run, trained_ids
-    spec, model, config = trained_model()
+    spec, model, config = trained_model(device)
     ids = trained_ids(text, sequence, seed, config.vocab, config.seq_len)
     mask = np.ones((spec.layers, spec.heads), np.float32)  # (layers, heads)
     for layer, head in heads:
@@ -227,7 +241,7 @@ def analyse(name: str, device: str, text: str, sequence: str = "text", seed: int
     real tokens only, so they are the unpadded sequence's."""
     from ..core.learned.analysis import run
     if name == TRAINED:
-        return _analyse_trained(text, sequence, seed)
+        return _analyse_trained(device, text, sequence, seed)
     start = time.perf_counter()
     model = load_model(name, device)
     loaded = time.perf_counter()
@@ -249,7 +263,7 @@ def prune(name: str, device: str, text: str, sequence: str, seed: int, heads: fr
     prune_effect: decoder loss and next-token top 5, encoder sentence-vector cosine)."""
     from ..core.learned.pruning import mask_without, prune_effect
     if name == TRAINED:
-        return {**_prune_trained(text, sequence, seed, heads), "model": name, "heads": tuple(sorted(heads))}
+        return {**_prune_trained(device, text, sequence, seed, heads), "model": name, "heads": tuple(sorted(heads))}
     model = load_model(name, device)
     if should_stop is not None and should_stop():
         return None

@@ -7,7 +7,10 @@ cached keys, the output row, the cache bytes, FLOPs and the check against the fu
 after RoPE, its attention rows, its attention block's output), the real K and V of that layer
 ((kv_heads, n, d_head): grouped-query attention keeps 3 K/V heads for 9 query heads), bytes and
 FLOPs of the whole model, and the check of the whole step (logits and every layer's attention
-rows) against the full causal pass. Its counter lines say so (`counter_lines`). Qt-free.
+rows) against the full causal pass. Its counter lines say so (`counter_lines`). The trained
+model's run (core/training/source.run_generation) has the same records: its queries are plain
+projections (learned positions are added to the input: no RoPE), one K/V per head, no MLP in its
+FLOPs, integer tokens for labels. Qt-free.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class LearnedKVConfig:
     layers: int
     padding: frozenset = frozenset()
     dtype: str = "float32"
+    mlp: bool = True          # False for the trained attention-only model: its FLOPs have no MLP
 
     @property
     def n_tokens(self) -> int:
@@ -64,8 +68,7 @@ class LearnedKVTrace:
 
     @property
     def spec(self) -> ModelSpec:
-        from ..core.learned import MODELS
-        return MODELS[self.run.model]
+        return self.run.model_spec
 
     def cache_at(self, step: int) -> tuple[np.ndarray, np.ndarray]:
         return self.keys[:, :step + 1], self.values[:, :step + 1]
@@ -79,12 +82,14 @@ class LearnedKVTrace:
         top = ", ".join(f"{label} {p:.2f}" for label, p, _id in record.top5)
         kind = (translate("app.learned_kv", "chosen by the model") if record.generated
                 else translate("app.learned_kv", "from the sentence"))
+        flops = (translate("app.learned_kv", "FLOPs this step with the cache, all {layers} layers "
+                           "(projections, MLP, attention over {t} keys): {total}") if self.config.mlp else
+                 translate("app.learned_kv", "FLOPs this step with the cache, all {layers} layers "
+                           "(projections and attention over {t} keys; this model has no MLP): {total}"))
         return (translate("app.learned_kv", "step {step} / {last}: token “{token}” ({kind}); next token, top 5: "
                           "{top}").format(step=s.step, last=len(self.steps) - 1, token=s.token, kind=kind, top=top),
                 cache_text(self.spec, record),
-                translate("app.learned_kv", "FLOPs this step with the cache, all {layers} layers "
-                          "(projections, MLP, attention over {t} keys): {total}").format(
-                    layers=self.config.layers, t=s.cached, total=f"{s.flops_cached:,}"),
+                flops.format(layers=self.config.layers, t=s.cached, total=f"{s.flops_cached:,}"),
                 translate("app.learned_kv", "FLOPs this step without it (the full {t}-token prefix again): {total}  "
                           "({ratio}× the cached step)").format(
                     t=s.cached, total=f"{s.flops_recompute:,}", ratio=f"{s.flops_recompute / s.flops_cached:.1f}"),
@@ -105,13 +110,14 @@ def check_line(step: KVStep) -> str:
 
 
 def layer_trace(run: GenerationRun, layer: int) -> LearnedKVTrace:
-    """Layer `layer` (clamped) of a run made with keep_steps (learned_generation.generate)."""
-    from ..core.learned import MODELS
-    spec = MODELS[run.model]
+    """Layer `layer` (clamped) of a run made with keep_steps (learned_generation.generate): SmolLM2's
+    or the trained model's (its spec comes with the run; attention-only, one K/V per head)."""
+    from .learned import TRAINED  # on use, like the registry
+    spec = run.model_spec
     layer = max(0, min(int(layer), spec.layers - 1))
     tokens = tuple(r.token for r in run.records)
     config = LearnedKVConfig(run.model, layer, tokens, spec.heads, spec.kv_heads, spec.d_head,
-                             spec.d_model, spec.layers)
+                             spec.d_model, spec.layers, mlp=run.model != TRAINED)
     steps, cum_c, cum_r = [], 0, 0
     for t, r in enumerate(run.records):
         cum_c, cum_r = cum_c + r.flops_cached, cum_r + r.flops_recompute

@@ -116,10 +116,7 @@ class LearnedState(Observable):
             return True
         self.source = name
         self.set_pruned(frozenset())
-        if self.generation is not None or self._generations.is_busy():
-            self._generations.cancel()
-            self.generation = None
-            self.generation_changed.emit(None)
+        self._drop_generation()
         if name == RANDOM:
             self._channel.cancel()
             self._set_busy("")
@@ -133,7 +130,14 @@ class LearnedState(Observable):
         register_trained(model, config, steps)
         self.trained_changed.emit(trained_spec())
         if self.source == TRAINED:
+            self._drop_generation()  # stepped by the model before: the KV tab steps the new one
             self._submit()
+
+    def _drop_generation(self) -> None:
+        if self.generation is not None or self._generations.is_busy():
+            self._generations.cancel()
+            self.generation = None
+            self.generation_changed.emit(None)
 
     def set_text(self, text: str) -> None:
         if text != self.text:
@@ -186,16 +190,17 @@ class LearnedState(Observable):
     def toggle_head(self, layer: int, head: int) -> None:
         self.set_pruned(self.pruned ^ {(layer, head)})
 
-    def generate(self, k: int, job=None) -> bool:
-        """Step the chosen decoder through the text and `k` tokens of its own (off the GUI thread)."""
+    def generate(self, k: int, job=None, fit: bool = False) -> bool:
+        """Step the chosen decoder through the text and `k` tokens of its own (off the GUI thread);
+        fit: fewer if the model's length limit leaves less room (the KV tab's own stepping)."""
         spec = spec_of(self.source)
         if spec is None or spec.kind != "decoder":
             self.error.emit(translate("app.learned_state", "generation needs a decoder: choose smollm2-135m or the trained model as the model source"))
             return False
         from .learned_generation import generate
         self._set_busy(translate("app.learned_state", "generating with {model}…").format(model=self.source))
-        self._generations.submit(job or generate, self.source, self.device, self.text, k,
-                                 cancellable=True)
+        job = job or (partial(generate, fit=True) if fit else generate)
+        self._generations.submit(job, self.source, self.device, self.text, k, cancellable=True)
         return True
 
     def recompute(self) -> None:

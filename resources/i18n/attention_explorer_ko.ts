@@ -126,6 +126,10 @@
         <translation>캐시를 쓸 때 이 단계의 FLOPs, 레이어 {layers}개 전체 (투영, MLP, 키 {t}개에 대한 어텐션): {total}</translation>
     </message>
     <message>
+        <source>FLOPs this step with the cache, all {layers} layers (projections and attention over {t} keys; this model has no MLP): {total}</source>
+        <translation>캐시를 쓸 때 이 단계의 FLOPs, 레이어 {layers}개 전체 (투영, 키 {t}개에 대한 어텐션; 이 모델에는 MLP가 없습니다): {total}</translation>
+    </message>
+    <message>
         <source>FLOPs this step without it (the full {t}-token prefix again): {total}  ({ratio}× the cached step)</source>
         <translation>캐시 없이 이 단계의 FLOPs ({t}토큰 앞부분 전체를 다시 계산): {total}  (캐시 사용 시의 {ratio}배)</translation>
     </message>
@@ -891,6 +895,10 @@
         <translation>{name} 캐시{which} ({n} × {width})</translation>
     </message>
     <message>
+        <source>{name} of K/V head {kv} ({n} × {width})</source>
+        <translation>K/V 헤드 {kv}의 {name} ({n} × {width})</translation>
+    </message>
+    <message>
         <source>pad</source>
         <translation>pad</translation>
     </message>
@@ -1019,6 +1027,10 @@
     <message>
         <source>recomputing the prefix (≈ quadratic)</source>
         <translation>앞부분 재계산 (≈ 이차)</translation>
+    </message>
+    <message>
+        <source>FLOPs up to step t</source>
+        <translation>단계 t까지 FLOPs</translation>
     </message>
 </context>
 <context>
@@ -2334,8 +2346,8 @@ click to open it; {state}</source>
         <translation>위치 인코딩 그림 없음: 그 패널은 강의 모델의 사인파 표를 보여 주는데, {model}은(는) {how}을(를) 씁니다.</translation>
     </message>
     <message>
-        <source>No KV-cache figure: the trained model&apos;s cache is stepped in the Generate (decoder) tab.</source>
-        <translation>KV 캐시 그림 없음: 학습된 모델의 캐시는 생성 (디코더) 탭에서 단계별로 봅니다.</translation>
+        <source>the trained model</source>
+        <translation>학습된 모델</translation>
     </message>
     <message>
         <source>No KV-cache figure: an encoder has no KV cache.</source>
@@ -2344,6 +2356,10 @@ click to open it; {state}</source>
     <message>
         <source>The KV-cache figure is offered once the KV tab has stepped the decoder.</source>
         <translation>KV 캐시 탭이 디코더를 한 단계씩 돌리고 나면 KV 캐시 그림을 내보낼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>KV cache, step {step} ({token}) — {name}, layer {layer}: the real cache (one K and V per head, {heads} heads)</source>
+        <translation>KV 캐시, 단계 {step} ({token}) — {name}, 레이어 {layer}: 실제 캐시 (헤드마다 K와 V 하나, 헤드 {heads}개)</translation>
     </message>
     <message>
         <source>KV cache, step {step} ({token}) — {name}, layer {layer}: the real cache ({kv} K/V heads for {heads} query heads)</source>
@@ -2373,8 +2389,8 @@ click to open it; {state}</source>
         <translation>생성 (디코더)</translation>
     </message>
     <message>
-        <source>The trained model&apos;s KV cache is stepped in the Generate (decoder) tab, each step checked against the full pass. This tab steps smollm2-135m and random (course).</source>
-        <translation>학습된 모델의 KV 캐시는 생성 (디코더) 탭에서 단계별로 보여 주며, 단계마다 전체 계산과 비교해 확인합니다. 이 탭은 smollm2-135m과 무작위 (강의) 모델을 단계별로 보여 줍니다.</translation>
+        <source>The trained model is stepped through the sentence with its KV cache when this tab is shown…</source>
+        <translation>이 탭이 보이면 학습된 모델이 KV 캐시로 문장을 한 토큰씩 처리합니다…</translation>
     </message>
     <message>
         <source>{model} is stepped through the sentence with its KV cache when this tab is shown…</source>

@@ -365,3 +365,35 @@ def test_padding_keys_are_marked_in_the_weights(panel):
                         for k in range(t + 1)]
             assert shown == expected
         assert panel.check_label.text().endswith("✓")  # step 0: every key masked, output still checked
+
+
+def test_cell_values_and_the_head_in_titles_only_where_they_fit(panel, qtbot):
+    """Weights are printed in their cells while a label fits (32 keys at 1024 px: they ran into
+    each other), and K's and V's titles leave out the head when they would run into each other."""
+    config = AttentionConfig(tokens=tuple(f"t{i}" for i in range(12)), d_model=16, n_heads=2)
+    trace = run_kv_cache(config)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_trace(trace)
+    panel.set_step(11)
+    panel.set_head_choice(2)  # head 1
+    view = panel.cache_view
+    texts = [text for row in view._value_texts for text in row]
+
+    def shown():
+        return sum(text.isVisible() for text in texts)
+
+    qtbot.waitUntil(lambda: shown() == 2 * 12)
+    assert view.k_plot.titleLabel.text == "K cache, head 1 (12 × 8)"
+    panel.resize(420, 900)
+    qtbot.waitUntil(lambda: shown() == 0)
+    assert not view.values_fit()
+    qtbot.waitUntil(lambda: view.k_plot.titleLabel.text == "K cache (12 × 8)")
+    flops = panel.flops_plot.plot
+    qtbot.waitUntil(lambda: flops.titleLabel.text == "FLOPs up to step t")  # the long one was cut off
+    assert flops.titleLabel.item.boundingRect().width() <= panel.flops_plot.graphics.width()
+    panel.resize(1400, 900)
+    qtbot.waitUntil(lambda: shown() == 2 * 12 and view.k_plot.titleLabel.text == "K cache, head 1 (12 × 8)")
+    qtbot.waitUntil(lambda: flops.titleLabel.text == "cumulative FLOPs up to step t")
+    axis = panel.flops_plot.plot.getAxis("bottom")  # 12 steps: every second one numbered
+    assert [label for _value, label in axis._tickLevels[0]] == ["0", "2", "4", "6", "8", "10"]

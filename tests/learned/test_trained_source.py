@@ -1,6 +1,7 @@
 """The Train tab's model as a model source, on the real window (issue 13): trained a few steps
 or loaded from a file, it is drawn by the heads grid and the overview exactly as the core model's
-attention, pruning a head changes its loss, and Generate steps it with its real KV cache."""
+attention, pruning a head changes its loss, and Generate steps it with its real KV cache (the KV tab
+does too: test_trained_kv.py)."""
 
 from __future__ import annotations
 
@@ -10,43 +11,17 @@ from PySide6.QtCore import QPoint, Qt
 
 pytest.importorskip("torch")
 
-from explorer.app.learned import TRAINED, forget_trained, trained_spec  # noqa: E402
-from explorer.core.training import TrainConfig, Trainer, probe_tokens  # noqa: E402
+from explorer.app.learned import TRAINED, trained_spec  # noqa: E402
+from explorer.core.training import Trainer, probe_tokens  # noqa: E402
 from explorer.core.training.source import run  # noqa: E402
 from explorer.gui.learned.thumbnails import lookup_table  # noqa: E402
 from explorer.gui.plotting.colormaps import get_colormap  # noqa: E402
 
-SMALL = TrainConfig(steps=40, batch=8, d_model=16, n_heads=2, seed=1, log_every=10, snapshot_every=20)
-WAIT_MS = 60_000
-
-
-@pytest.fixture
-def window(make_window, qtbot):
-    forget_trained()
-    w = make_window()
-    yield w
-    forget_trained()
-
-
-def settle(qtbot, window):
-    qtbot.waitUntil(lambda: window.learned.is_idle() and window.learned.busy == "", timeout=WAIT_MS)
-
-
-def train_steps(qtbot, window, n=10):
-    session = window.train_view.session
-    session.set_config(SMALL)
-    session.step(n)
-    qtbot.waitUntil(lambda: trained_spec() is not None and session.is_idle(), timeout=WAIT_MS)
-    return session.trainer
+from trained_support import SMALL, WAIT_MS, choose, settle, train_steps, window  # noqa: E402,F401
 
 
 def choose_trained(qtbot, window):
-    combo = window.model_source.combo
-    index = combo.findData(TRAINED)
-    assert combo.model().item(index).isEnabled()
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)
-    settle(qtbot, window)
+    choose(qtbot, window, TRAINED)
     assert window.learned.analysis is not None and window.learned.analysis.spec.name == TRAINED
 
 
@@ -174,16 +149,3 @@ def test_generate_says_what_it_needs_for_the_random_model(window, qtbot):
     window.learned.error.connect(messages.append)
     assert not window.learned.generate(3)
     assert messages == ["generation needs a decoder: choose smollm2-135m or the trained model as the model source"]
-
-
-def test_the_kv_tab_and_export_dialog_say_where_the_trained_cache_is(window, qtbot):
-    """The KV tab steps smollm2 and the course model; with the trained source it says where its
-    cache is (choosing it raised KeyError in the KV wiring), and the export notes say why there
-    is no PE (learned position embeddings) or KV figure."""
-    from explorer.gui.window.exports.learned_export import not_offered
-    train_steps(qtbot, window)
-    window.tabs.setCurrentWidget(window.kv_panel)
-    choose_trained(qtbot, window)
-    assert "Generate (decoder)" in window.kv_panel.empty_label.text()
-    note = not_offered(window)
-    assert "learned position embeddings" in note and "Generate (decoder)" in note

@@ -4,8 +4,9 @@ The trained tasks use integer tokens (0 .. vocab − 1), so the "text" a trained
 space-separated integers; anything else stands for the task's fixed probe (a segment repeated,
 the sequence the Train tab's heads are drawn on). "random tokens repeated" is a seeded random
 segment twice. `run` gives what the overview, the heads grid and pruning need, as numpy;
-`run_generation` steps it with a real KV cache for the Generate tab (an attention-only causal
-model caches exactly like a decoder: one K and V per layer and head and position).
+`run_generation` steps it with a real KV cache for the Generate and KV-cache tabs (an
+attention-only causal model caches exactly like a decoder: one K and V per layer and head and
+position).
 Qt-free; torch is imported inside `run` only.
 """
 
@@ -74,12 +75,13 @@ def run(model, ids: list[int], head_mask=None) -> dict:
     return {"attentions": stacked, "loss": loss, "next_top": next_top}
 
 
-def _step(model, cache: list, token: int, pos: int):
+def _step(model, cache: list, token: int, pos: int) -> dict:
     """Feed one token through the model with the KV cache (one (h, t, d_head) K and V per layer,
-    extended here). → (logits (V,), attention rows (layers, h, t))."""
+    extended here). → logits (V,), and per layer: attention rows (layers, h, t), queries
+    (layers, h, d_head), each attention block's output (layers, d) (after W_O)."""
     import torch
     x = model.embed.weight[token] + model.pos.weight[pos]  # (d,)
-    rows = []
+    rows, queries, outs = [], [], []
     for layer, entry in zip(model.layers, cache):
         d = x.shape[-1]
         h = layer.n_heads
@@ -88,17 +90,23 @@ def _step(model, cache: list, token: int, pos: int):
         entry[0] = k if entry[0] is None else torch.cat([entry[0], k], dim=1)  # (h, t, d_head)
         entry[1] = v if entry[1] is None else torch.cat([entry[1], v], dim=1)  # (h, t, d_head)
         attn = torch.softmax(q @ entry[0].transpose(-2, -1) / math.sqrt(d // h), dim=-1)  # (h, 1, t)
-        x = x + layer.out((attn @ entry[1]).reshape(d))  # (d,) the residual stream
+        update = layer.out((attn @ entry[1]).reshape(d))  # (d,)
+        x = x + update  # (d,) the residual stream
         rows.append(attn[:, 0])  # (h, t)
-    return model.unembed(x), torch.stack(rows)  # (V,), (layers, h, t)
+        queries.append(q[:, 0])  # (h, d_head)
+        outs.append(update)  # (d,)
+    return {"logits": model.unembed(x), "rows": torch.stack(rows), "q": torch.stack(queries),
+            "out": torch.stack(outs)}  # (V,), (layers, h, t), (layers, h, d_head), (layers, d)
 
 
 def run_generation(model, ids: list[int], spec, generate: int = 0, check: bool = True):
     """The trained model fed token by token with a real KV cache, then `generate` greedy tokens,
-    each step checked against the full causal pass (`run`'s forward). → (records, keys, values):
-    core.learned's KVStepRecord per fed token; keys, values (layers, heads, positions, d_head)."""
+    each step checked against the full causal pass (`run`'s forward) within core.learned's
+    check_tolerance. → (records, keys, values, generated ids): core.learned's KVStepRecord per fed
+    token, with what the KV tab draws (rows, q, out of every layer, as for SmolLM2's keep_steps:
+    a few KB for this model); keys, values (layers, heads, positions, d_head) on the CPU."""
     import torch
-    from ..learned.generation import MAX_GENERATE, KVStepRecord, step_flops
+    from ..learned.generation import MAX_GENERATE, KVStepRecord, check_tolerance, step_flops
     if not 0 <= generate <= MAX_GENERATE:
         raise ConfigError(f"--generate takes 0..{MAX_GENERATE} tokens, not {generate}")
     check_trained_length(len(ids) + generate, spec.max_tokens)
@@ -106,14 +114,17 @@ def run_generation(model, ids: list[int], spec, generate: int = 0, check: bool =
     ids, records, prompt = list(ids), [], len(ids)
     with torch.inference_mode():
         for pos in range(prompt + generate):
-            logits, rows = _step(model, cache, ids[pos], pos)
-            diff = _check(model, ids[:pos + 1], logits, rows) if check else None
+            out = _step(model, cache, ids[pos], pos)
+            logits = out["logits"]
+            diff = _check(model, ids[:pos + 1], logits, out["rows"]) if check else None
             probs = torch.softmax(logits.double(), dim=-1)  # (V,)
             values, top = torch.topk(probs, min(5, probs.shape[0]))
             top5 = tuple((str(int(i)), float(p), int(i)) for p, i in zip(values, top))
             nbytes = sum(t.numel() * t.element_size() for entry in cache for t in entry)
+            arrays = {name: out[name].float().cpu().numpy() for name in ("rows", "q", "out")}
             records.append(KVStepRecord(pos, str(ids[pos]), pos >= prompt, top5, pos + 1, nbytes,
-                                        nbytes, *step_flops(spec, 0, pos), diff))
+                                        nbytes, *step_flops(spec, 0, pos), diff,
+                                        check_tolerance(logits) if check else None, **arrays))
             if pos + 1 == len(ids) and len(ids) < prompt + generate:
                 ids.append(top5[0][2])  # greedy: the likeliest token
         keys = np.stack([entry[0].float().cpu().numpy() for entry in cache])    # (layers, h, pos, dh)

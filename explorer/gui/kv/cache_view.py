@@ -25,6 +25,7 @@ from ..plotting.i18n import translate
 NEW_ROW_COLOR = "#ff7f0e"
 MAX_SEPARATORS = 32         # draw head boundaries in the concatenated view up to this many heads
 MAX_VALUE_CELLS = 16 * 8    # print the weights in their cells up to this many (keys × heads)
+MAX_COLUMN_LABELS = 8       # every column numbered up to this many (the plots share ~340 px at 1024)
 
 
 def _rect_item(pen: QPen, brush: QBrush) -> QGraphicsRectItem:
@@ -96,6 +97,9 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self._separators: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
         self._separator_layout: tuple[int, int, int] | None = None  # (heads, kv_heads, d_head) drawn
         self._value_texts: list[list[pg.TextItem]] = []  # [head][key], only for small traces
+        self.w_plot.getViewBox().sigResized.connect(self._refit_values)
+        self._title_shape: tuple[int, int] | None = None  # (rows, columns) of the K and V shown
+        self.k_plot.getViewBox().sigResized.connect(self._fit_titles)
         self._pad_marks: list[tuple[int, QGraphicsRectItem]] = []  # (key, hatched column)
 
     def _align_columns(self) -> None:
@@ -182,19 +186,14 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         n, width = k.shape
         self._width = width
         q_width = self._q_all.shape[2] if head is not None else self._q_all.shape[1] * self._q_all.shape[2]
-        which = "" if head is None else translate("kv.cache_view",
-                                                  ", head {head}").format(head=head)  # all heads: the combo says so
-        if head is not None and group > 1:
-            which += translate("kv.cache_view", " (its K/V head {kv}, shared by {group} query heads)").format(
-                kv=head // group, group=group)
-        for plot, name in ((self.k_plot, "K"), (self.v_plot, "V")):
+        for plot in (self.k_plot, self.v_plot):
             show_cells(plot, n, width)
-            set_count_ticks(plot.getAxis("bottom"), width)
-            set_title(plot, translate("kv.cache_view", "{name} cache{which} ({n} × {width})").format(
-                name=name, which=which, n=n, width=width))
+            set_count_ticks(plot.getAxis("bottom"), width, max_labels=MAX_COLUMN_LABELS)
+        self._title_shape = (n, width)
+        self._fit_titles()
         show_cells(self.q_plot, 1, q_width)
-        set_count_ticks(self.q_plot.getAxis("bottom"), q_width)
-        set_count_ticks(self.out_plot.getAxis("bottom"), trace.config.d_model)
+        set_count_ticks(self.q_plot.getAxis("bottom"), q_width, max_labels=MAX_COLUMN_LABELS)
+        set_count_ticks(self.out_plot.getAxis("bottom"), trace.config.d_model, max_labels=MAX_COLUMN_LABELS)
         show_cells(self.out_plot, 1, trace.config.d_model)
         self._draw_separators(head)
         self.head_box.setVisible(head is not None)
@@ -244,16 +243,62 @@ class KVCacheView(pg.GraphicsLayoutWidget):
             mark.setVisible(key <= t)
 
     def _show_values(self, weights: np.ndarray, top: float) -> None:
-        """weights: (h, t+1). Dark text on bright cells, white on dark ones."""
+        """weights: (h, t+1). Dark text on bright cells, white on dark ones; none while the cells
+        are narrower than a label (32 keys at 1024 px: the labels ran into each other)."""
         dark = dark_text_mask(WEIGHTS_COLORMAP, weights / top)  # (h, t+1)
         cached, padding = weights.shape[1], self.trace.config.padding
+        fits = self.values_fit()
         for h, row in enumerate(self._value_texts):
             for key, text in enumerate(row):
-                text.setVisible(key < cached)
+                text.setVisible(fits and key < cached)
                 if key in padding:
                     text.setText(translate("kv.cache_view", "pad"), color="w")
                 elif key < cached:
                     text.setText(f"{weights[h, key]:.2f}", color="k" if dark[h, key] else "w")
+
+    def _titles(self, name: str) -> tuple[str, str]:
+        """(full title, shorter title) of the K or V cache: built here, in the UI language of now
+        (a resize after a language switch must not bring back the old language's text)."""
+        (n, width), head = self._title_shape, self.head
+        group = self.trace.config.n_heads // kv_heads(self.trace.config)  # query heads per K/V head
+        which = "" if head is None else translate("kv.cache_view",
+                                                  ", head {head}").format(head=head)  # all heads: the combo says so
+        if head is not None and group > 1:
+            which += translate("kv.cache_view", " (its K/V head {kv}, shared by {group} query heads)").format(
+                kv=head // group, group=group)
+        template = translate("kv.cache_view", "{name} cache{which} ({n} × {width})")
+        shorter = (template.format(name=name, which="", n=n, width=width) if head is None or group == 1
+                   else translate("kv.cache_view", "{name} of K/V head {kv} ({n} × {width})").format(
+                       name=name, kv=head // group, n=n, width=width))  # the combo names the query head
+        return template.format(name=name, which=which, n=n, width=width), shorter
+
+    def _fit_titles(self) -> None:
+        """K's and V's titles in full when they fit; side by side at 1024 px (presentation fonts)
+        they ran into each other. Shorter, they leave out the head (the K, V combo names it) but
+        keep a grouped model's K/V head (SmolLM2: query head 4 reads K/V head 1)."""
+        if self.trace is None or self._title_shape is None:
+            return
+        plots = ((self.k_plot, self._titles("K")), (self.v_plot, self._titles("V")))
+        for plot, (full, _short) in plots:
+            set_title(plot, full)
+        if any(plot.titleLabel.item.boundingRect().width() > plot.getViewBox().width() + 8
+               for plot, _titles in plots):  # both short: K and V read alike
+            for plot, (_full, short) in plots:
+                set_title(plot, short)
+
+    def values_fit(self) -> bool:
+        """Whether a weight's label ("0.00") fits in its cell at the plot's size on screen."""
+        cfg = self.trace.config
+        box = self.w_plot.getViewBox().boundingRect()
+        metrics = QFontMetrics(ui_font(12 if self._presentation else 9))
+        return (box.width() / max(1, cfg.n_tokens) >= metrics.horizontalAdvance("0.00") + 2
+                and box.height() / max(1, cfg.n_heads) >= metrics.height())
+
+    def _refit_values(self) -> None:
+        if self.trace is not None and self._value_texts and self.step < len(self.trace.steps):
+            step = self.trace.steps[self.step]
+            top = float(step.weights.max()) if step.weights.size else 1.0
+            self._show_values(step.weights, top if top > 0 else 1.0)
 
     # ----- read-back for tests ------------------------------------------------------------
     def filled_rows(self) -> int:
@@ -272,3 +317,5 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         for row in self._value_texts:
             for text in row:
                 text.setFont(ui_font(12 if on else 9))
+        self._refit_values()  # larger labels may no longer fit
+        self._fit_titles()

@@ -8,12 +8,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ...core import KVTrace
-from ..plotting.axes import set_count_ticks, set_legend_size, set_title, style_axes
+from ..plotting.axes import set_legend_size, set_stride_ticks, set_title, style_axes
 from ..plotting.fonts import css_pt, ui_font
 from ..plotting.i18n import translate
 
 CACHED_COLOR = "#0072B2"
 RECOMPUTE_COLOR = "#D55E00"
+MAX_STEP_LABELS = 8  # steps numbered on the x axis: 0, 2, 4, … from 9 steps (13 ran together at 1024 px)
 
 
 class KVFlopsPlot(QWidget):
@@ -30,7 +31,7 @@ class KVFlopsPlot(QWidget):
         layout.addWidget(self.graphics, 1)
         layout.addWidget(self.log_check)
         self.plot = self.graphics.addPlot(row=0, col=0)
-        set_title(self.plot, translate("kv.flops_plot", "cumulative FLOPs up to step t"))
+        self._fit_title()
         self.plot.setLabel("bottom", translate("kv.flops_plot", "step t"))
         self.plot.setLabel("left", translate("kv.flops_plot", "cumulative"), units="FLOP")
         self.plot.setMenuEnabled(False)
@@ -63,8 +64,20 @@ class KVFlopsPlot(QWidget):
         self._recompute = np.array([s.cum_flops_recompute for s in trace.steps], dtype=np.float64)
         self.cached_curve.setData(steps, self._cached)
         self.recompute_curve.setData(steps, self._recompute)
-        set_count_ticks(self.plot.getAxis("bottom"), len(steps))
+        set_stride_ticks(self.plot.getAxis("bottom"), len(steps), MAX_STEP_LABELS)
         self._frame()
+
+    def _fit_title(self) -> None:
+        """The title in full where it fits beside the left axis, else shorter: at 1024 px it was
+        wider than the plot, and the layout it widened was cut off at the right (title, ticks)."""
+        room = self.graphics.width() - self.plot.getAxis("left").width() - 16
+        set_title(self.plot, translate("kv.flops_plot", "cumulative FLOPs up to step t"))
+        if self.plot.titleLabel.item.boundingRect().width() > room:
+            set_title(self.plot, translate("kv.flops_plot", "FLOPs up to step t"))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_title()
 
     def _frame(self) -> None:
         if self._cached is None:
@@ -101,6 +114,7 @@ class KVFlopsPlot(QWidget):
         # the ticks count the steps and the title names t: the axis title gives way on a projector
         self.plot.showLabel("bottom", not on)
         style_axes(self.plot, on)
+        self._fit_title()
         self.log_check.setFont(ui_font(14 if on else 10))
 
     def _place_legend(self, inside: bool) -> None:

@@ -101,6 +101,16 @@ def set_count_ticks(axis: pg.AxisItem, count: int, max_labels: int = 16) -> None
         axis.setTicks(None)
 
 
+def set_stride_ticks(axis: pg.AxisItem, count: int, max_labels: int) -> None:
+    """Integer ticks 0, s, 2s, … below `count`, s in 1, 2, 5, 10, 20, 50, …: at most about
+    `max_labels` labels (pyqtgraph's automatic ticks numbered all 14 steps in 200 px)."""
+    stride, factors = 1, (2, 2.5, 2)  # 1 → 2 → 5 → 10 → 20 → 50 …
+    while count > max_labels * stride:
+        stride = round(stride * factors[0])
+        factors = factors[1:] + factors[:1]
+    axis.setTicks([[(i, str(i)) for i in range(0, count, stride)]])
+
+
 def show_cells(plot: pg.PlotItem, n_rows: int, n_cols: int) -> None:
     """Frame exactly the n_rows x n_cols cells."""
     plot.setRange(xRange=(-0.5, n_cols - 0.5), yRange=(-0.5, n_rows - 0.5), padding=0)

@@ -11,10 +11,9 @@ opens that layer and head in the heads view. The device follows the window's dev
 
 from __future__ import annotations
 
-from ...app.learned import TRAINED
+from ...app.learned import TRAINED, spec_of
 from ...app.learned_kv import layer_trace, not_a_decoder_text
 from ...app.learned_state import LearnedState
-from ...core.learned import MODELS
 from ..learned.generation_view import GenerationView
 from ..learned.info import LearnedInfoStrip
 from ..learned.overview import ModelOverview
@@ -53,18 +52,15 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
 
 def update_kv(window) -> None:
     """The KV tab for the chosen source: the random model's trace (main_window), an encoder's
-    reason for having no cache, or the decoder's real cache of the chosen layer; a decoder whose
-    generation is missing or stale (another sentence) is stepped again while the tab is shown."""
+    reason for having no cache, or a decoder's real cache of the chosen layer (SmolLM2's or the
+    trained model's); a decoder whose generation is missing or stale (another sentence, a newly
+    trained model) is stepped again while the tab is shown."""
     learned, panel = window.learned, window.kv_panel
     if learned.is_random:
         return
-    if learned.source == TRAINED:  # its cache is stepped in the Generate tab
-        window.learned_kv = None
-        panel.show_message(translate("window.learned_wiring", "The trained model's KV cache is stepped in the "
-                                     "Generate (decoder) tab, each step checked against the full pass. This "
-                                     "tab steps smollm2-135m and random (course)."))
+    spec = spec_of(learned.source)
+    if spec is None:  # the trained source forgotten (tests): nothing to step
         return
-    spec = MODELS[learned.source]
     if spec.kind != "decoder":
         window.learned_kv = None
         panel.show_message(not_a_decoder_text(spec.name))
@@ -72,10 +68,12 @@ def update_kv(window) -> None:
     run = learned.generation
     if run is None or run.text != learned.text:
         window.learned_kv = None
-        panel.show_message(translate("window.learned_wiring", "{model} is stepped through the sentence with its "
+        panel.show_message(translate("window.learned_wiring", "The trained model is stepped through the sentence "
+                                     "with its KV cache when this tab is shown…") if learned.source == TRAINED else
+                           translate("window.learned_wiring", "{model} is stepped through the sentence with its "
                                      "KV cache when this tab is shown…").format(model=spec.name))
         if window.tabs.currentWidget() is panel and not learned.is_generating:
-            learned.generate(window.generation_view.count.value())
+            learned.generate(window.generation_view.count.value(), fit=True)
         return
     shown = window.learned_kv
     if shown is None or shown[0] is not run or shown[1] != learned.layer:

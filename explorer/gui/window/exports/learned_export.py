@@ -4,9 +4,10 @@ The random model's figures are built from a config (figures.py); a pretrained la
 config, so its grid is rebuilt offscreen from the `LayerPicture` the live grid shows, with the
 window's drawing options and the live grid's size, and named after the model and layer
 (heads_minilm-l6_layer2.png, head5_smollm2-135m_layer18.csv). The KV tab's real cache of a
-decoder (a LearnedKVTrace) is drawn by a fresh KV panel like the random model's
-(kv_step5_smollm2-135m_layer3.png). The PE panel is the course model's sinusoidal table: no
-pretrained model here uses it, so it is not offered, and `not_offered` says why.
+decoder (a LearnedKVTrace: SmolLM2's or the trained model's) is drawn by a fresh KV panel like
+the random model's (kv_step5_smollm2-135m_layer3.png, kv_step5_trained_layer1.png). The PE panel
+is the course model's sinusoidal table: no pretrained model here uses it, so it is not offered,
+and `not_offered` says why.
 """
 
 from __future__ import annotations
@@ -40,18 +41,17 @@ def learned_kv_trace(window) -> LearnedKVTrace | None:
 
 
 def not_offered(window) -> str:
-    """Why the PE (and, for an encoder, the KV) figure is not offered while a pretrained model is shown."""
+    """Why the PE (and, for an encoder, the KV) figure is not offered while a pretrained or the trained
+    model is shown."""
     trained = window.learned.source == TRAINED
     spec = spec_of(window.learned.source)
     how = (translate("window.learned_export", "rotary position embeddings (RoPE) inside attention")
            if spec.kind == "decoder" and not trained
            else translate("window.learned_export", "learned position embeddings"))
     text = translate("window.learned_export", "No positional-encoding figure: that panel shows the course model's "
-                     "sinusoidal table, and {model} uses {how}.").format(model=spec.name, how=how)
-    if trained:
-        text += " " + translate("window.learned_export", "No KV-cache figure: the trained model's cache is "
-                                "stepped in the Generate (decoder) tab.")
-    elif spec.kind != "decoder":
+                     "sinusoidal table, and {model} uses {how}.").format(
+        model=translate("window.learned_export", "the trained model") if trained else spec.name, how=how)
+    if spec.kind != "decoder":
         text += " " + translate("window.learned_export", "No KV-cache figure: an encoder has no KV cache.")
     elif learned_kv_trace(window) is None:
         text += " " + translate("window.learned_export", "The KV-cache figure is offered once the KV tab has stepped "
@@ -66,6 +66,10 @@ def file_name(picture, spec: FigureSpec, fmt: str) -> str:
 
 def kv_title_line(trace: LearnedKVTrace, step: int) -> str:
     cfg = trace.config
+    if cfg.kv_heads == cfg.n_heads:  # the trained model: every head its own K and V
+        return translate("window.learned_export", "KV cache, step {step} ({token}) — {name}, layer {layer}: the real "
+                         "cache (one K and V per head, {heads} heads)").format(
+            step=step, token=cfg.tokens[step], name=cfg.model, layer=cfg.layer, heads=cfg.n_heads)
     return translate("window.learned_export", "KV cache, step {step} ({token}) — {name}, layer {layer}: the real cache "
                      "({kv} K/V heads for {heads} query heads)").format(
         step=step, token=cfg.tokens[step], name=cfg.model, layer=cfg.layer, kv=cfg.kv_heads, heads=cfg.n_heads)
