@@ -133,5 +133,5 @@ def not_a_decoder_text(name: str) -> str:
     """Why the KV tab shows nothing for an encoder."""
     return translate("app.learned_kv", "The KV cache belongs to decoders. {model} is an encoder: it reads the whole "
                      "sentence at once, every token attending to every other, and never generates token by "
-                     "token, so there is nothing to cache. Choose smollm2-135m (a decoder) or random (course) "
-                     "under Model source.").format(model=name)
+                     "token, so there is nothing to cache. Choose a decoder (smollm2-135m, or a model "
+                     "trained in the Train tab) or random (course) under Model source.").format(model=name)

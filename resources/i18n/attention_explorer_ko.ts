@@ -142,8 +142,8 @@
         <translation>캐시를 쓴 단계 = 전체 인과 계산 (로짓과 모든 레이어의 어텐션 행 {row}): 최대 |차이| = {diff} {mark}</translation>
     </message>
     <message>
-        <source>The KV cache belongs to decoders. {model} is an encoder: it reads the whole sentence at once, every token attending to every other, and never generates token by token, so there is nothing to cache. Choose smollm2-135m (a decoder) or random (course) under Model source.</source>
-        <translation>KV 캐시는 디코더의 것입니다. {model}은(는) 인코더입니다: 문장 전체를 한 번에 읽고 모든 토큰이 서로를 보며, 토큰을 하나씩 생성하지 않으므로 캐시할 것이 없습니다. 모델 소스에서 smollm2-135m(디코더)이나 무작위(강의)를 고르세요.</translation>
+        <source>The KV cache belongs to decoders. {model} is an encoder: it reads the whole sentence at once, every token attending to every other, and never generates token by token, so there is nothing to cache. Choose a decoder (smollm2-135m, or a model trained in the Train tab) or random (course) under Model source.</source>
+        <translation>KV 캐시는 디코더의 것입니다. {model}은(는) 인코더입니다: 문장 전체를 한 번에 읽고 모든 토큰이 서로를 보며, 토큰을 하나씩 생성하지 않으므로 캐시할 것이 없습니다. 모델 소스에서 디코더(smollm2-135m 또는 학습 탭에서 학습한 모델)나 무작위(강의)를 고르세요.</translation>
     </message>
 </context>
 <context>
@@ -1102,8 +1102,8 @@
         <translation>버튼을 누르면 문장을 디코더에 토큰 하나씩 넣은 뒤, 모델이 이어서 생성합니다.</translation>
     </message>
     <message>
-        <source>Generation needs a decoder: choose smollm2-135m under Model source.</source>
-        <translation>생성에는 디코더가 필요합니다: 모델 소스에서 smollm2-135m을 선택하세요.</translation>
+        <source>Generation needs a decoder: choose smollm2-135m, or a model trained in the Train tab, under Model source.</source>
+        <translation>생성에는 디코더가 필요합니다: 모델 소스에서 smollm2-135m 또는 학습 탭에서 학습한 모델을 선택하세요.</translation>
     </message>
     <message>
         <source>(red: chosen by the model)</source>

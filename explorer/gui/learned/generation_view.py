@@ -113,8 +113,8 @@ class GenerationView(QWidget):
             decoder = self.button.isEnabled()
             self.text.setText(translate("learned.generation_view", "Press the button to feed the sentence through the decoder "
                                         "token by token and let it continue.") if decoder else
-                              translate("learned.generation_view", "Generation needs a decoder: choose smollm2-135m under "
-                                        "Model source."))
+                              translate("learned.generation_view", "Generation needs a decoder: choose smollm2-135m, or a "
+                                        "model trained in the Train tab, under Model source."))
             for label in (self.step_label, self.top5, self.cache, self.flops):
                 label.setText("")
             return
