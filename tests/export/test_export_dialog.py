@@ -142,6 +142,41 @@ def test_the_open_dialog_follows_the_picture_and_keeps_the_choice(window, qtbot,
     dialog.close()
 
 
-def test_a_head_the_picture_no_longer_has_is_a_message(window):
-    with pytest.raises(ExportError, match="head 5 is not in the picture any more: it has 2 heads"):
+def test_a_figure_the_picture_no_longer_has_is_a_message(window):
+    with pytest.raises(ExportError, match="head:5 is not in the picture now"):
         export_from_window(window, FigureSpec("head", 5), ExportOptions(fmt="csv"))
+
+
+def test_fewer_tokens_with_a_late_kv_step_chosen(window, qtbot, tmp_path):
+    """KV step 11 of 12 tokens is chosen; the sentence shrinks to 4 tokens: the list follows the
+    new trace (its last step), and the export writes it (it used to raise IndexError)."""
+    state = window.state
+    window.tabs.setCurrentWidget(window.kv_panel)
+    state.update(tokens=tuple(f"w{i}" for i in range(12)))
+    qtbot.waitUntil(lambda: state.kv_trace is not None and state.kv_trace.config.n_tokens == 12,
+                    timeout=20_000)
+    state.view.kv_step = 11
+    dialog = open_export_dialog(window)
+    assert dialog.spec() == FigureSpec("kv", 11)
+    state.update(tokens=("a", "b", "c", "d"))
+    qtbot.waitUntil(lambda: state.kv_trace.config.n_tokens == 4 and dialog.spec().kind == "kv"
+                    and dialog.spec().index < 4, timeout=20_000)
+    assert dialog.spec() == FigureSpec("kv", state.view.kv_step)
+    dialog.format.setCurrentIndex(2)  # CSV
+    dialog.folder.setText(str(tmp_path))
+    assert dialog.export(), dialog.message.text()
+    dialog.close()
+
+
+def test_the_dialog_refuses_a_figure_gone_without_an_event(window, tmp_path):
+    """A change no event reported: Export re-reads the list, says so and writes nothing."""
+    dialog = open_export_dialog(window)
+    dialog._specs = dialog._specs + [("Head 9", FigureSpec("head", 9))]  # as if the list were stale
+    dialog.what.addItem("Head 9")
+    dialog.what.setCurrentIndex(dialog.what.count() - 1)
+    dialog.folder.setText(str(tmp_path))
+    assert dialog.export() == []
+    assert "The picture has changed" in dialog.message.text()
+    assert FigureSpec("head", 9) not in [s for _, s in dialog._specs]
+    assert list(tmp_path.iterdir()) == []
+    dialog.close()

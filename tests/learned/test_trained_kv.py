@@ -266,3 +266,31 @@ def test_the_generate_tab_still_steps_the_trained_model_after_the_kv_tab_did(win
     view.count.setValue(2)
     qtbot.mouseClick(view.button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: len(window.learned.generation.records) == 26, timeout=WAIT_MS)
+
+
+def test_the_open_export_dialog_follows_a_change_of_model_source(window, qtbot, tmp_path):
+    """Head 7 of the random model's 8 is chosen; the trained model (2 heads) is chosen in the
+    window: the list offers its heads, the choice falls back to the grid, and a stale figure is
+    refused with a message (it used to raise IndexError in the button's slot)."""
+    from explorer.export.files import ExportError
+    from explorer.export.naming import FigureSpec
+    from explorer.gui.window.exports.export_dialog import open_export_dialog
+    from explorer.gui.window.exports.figures import ExportOptions
+    from explorer.gui.window.exports.from_window import export_from_window
+    train_steps(qtbot, window)
+    window.state.update(d_model=16, n_heads=8)
+    qtbot.waitUntil(lambda: window.state.is_idle() and window.state.result.config.n_heads == 8,
+                    timeout=WAIT_MS)
+    choose(qtbot, window, RANDOM)
+    dialog = open_export_dialog(window)
+    dialog.what.setCurrentIndex([s for _, s in dialog._specs].index(FigureSpec("head", 7)))
+    choose(qtbot, window, TRAINED)
+    qtbot.waitUntil(lambda: [s for _, s in dialog._specs if s.kind == "head"]
+                    == [FigureSpec("head", 0), FigureSpec("head", 1)], timeout=WAIT_MS)
+    assert dialog.spec() == FigureSpec("heads")
+    assert FigureSpec("pe") not in [s for _, s in dialog._specs]
+    with pytest.raises(ExportError, match="head:7 is not in the picture now"):
+        export_from_window(window, FigureSpec("head", 7), ExportOptions(fmt="csv"))
+    dialog.folder.setText(str(tmp_path))
+    assert dialog.export(), dialog.message.text()
+    dialog.close()

@@ -133,30 +133,34 @@ class ExportDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         self.export_button.clicked.connect(self.export)
         # the dialog stays open while the window changes: its figure list follows the picture
-        self.window_.state.result_changed.connect(self._on_result)
+        state = self.window_.state
+        for event in (state.result_changed, state.kv_trace_changed, state.view.kv_step_changed):
+            event.connect(self._on_picture)
+        learned = getattr(self.window_, "learned", None)  # installed after the first paint
+        if learned is not None:
+            for event in (learned.source_changed, learned.picture_changed, learned.generation_changed):
+                event.connect(self._on_picture)
 
     # ----- state ---------------------------------------------------------------------------
     def refresh(self, keep_choice: bool = False) -> None:
         """Re-read what the window can export; preselect the current tab's figure (or, with
-        `keep_choice`, the figure chosen now while the window has it, else the heads grid for a
-        head that is gone)."""
+        `keep_choice`, the figure chosen now, or its nearest while it is gone: see _nearest)."""
         chosen = self.spec() if keep_choice and self._specs else None
         self._specs = available_specs(self.window_)
         specs = [spec for _, spec in self._specs]
-        wanted = (chosen, FigureSpec("heads") if chosen is not None and chosen.kind == "head" else None,
-                  current_spec(self.window_))
         self.what.blockSignals(True)
         self.what.clear()
         self.what.addItems([label for label, _ in self._specs])
-        self.what.setCurrentIndex(next((specs.index(s) for s in wanted if s in specs), 0))
+        self.what.setCurrentIndex(specs.index(_nearest(chosen, specs, current_spec(self.window_))))
         self.what.blockSignals(False)
         if chosen is None or chosen != self.spec():
             self._name_edited = False
         self._choice_changed()
 
-    def _on_result(self, _result) -> None:
-        """A new picture: the list offers what it has (8 heads became 2), the choice is kept; the
-        same figures under a new seed only rename the default file."""
+    def _on_picture(self, *_) -> None:
+        """A new picture, KV step or model: the list offers what the window has (8 heads became
+        2), the choice is kept; the same figures only rename the default file (a new seed) and
+        relabel (a new language)."""
         if not self.isVisible():
             return
         specs = available_specs(self.window_)
@@ -164,7 +168,7 @@ class ExportDialog(QDialog):
             self.refresh(keep_choice=True)
             return
         self._specs = specs
-        for index, (label, _spec) in enumerate(specs):  # the same figures, perhaps a new language
+        for index, (label, _spec) in enumerate(specs):
             self.what.setItemText(index, label)
         if not self._name_edited:
             self.name.setText(self._default_name(FORMATS[self.format.currentIndex()]))
@@ -212,6 +216,11 @@ class ExportDialog(QDialog):
             return []
         if options.fmt == "csv" and not self._confirm_large_csv():
             self._say(translate("window.export_dialog", "export cancelled"))
+            return []
+        if self.spec() not in [spec for _, spec in available_specs(self.window_)]:
+            self.refresh(keep_choice=True)  # a change no event reported (see _on_picture)
+            self._say(translate("window.export_dialog", "The picture has changed: check the figure and "
+                                "export again."), error=True)
             return []
         try:
             name = _with_extension(check_name(self.name.text().strip()), options.fmt)
@@ -265,6 +274,19 @@ class ExportDialog(QDialog):
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange and self._error is not None:
             self.message.setText(error_text(self._error))
+
+
+def _nearest(chosen: FigureSpec | None, specs: list[FigureSpec], current: FigureSpec) -> FigureSpec:
+    """`chosen` while offered; else for a KV step the KV figure offered now, for a head the heads
+    grid; else the current tab's figure; else the first."""
+    if chosen is not None:
+        if chosen in specs:
+            return chosen
+        fallback = next((s for s in specs if s.kind == "kv"), None) if chosen.kind == "kv" else (
+            FigureSpec("heads") if chosen.kind == "head" else None)
+        if fallback in specs:
+            return fallback
+    return current if current in specs else specs[0]
 
 
 def _row(*widgets: QWidget) -> QWidget:

@@ -94,6 +94,10 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     window.install_panels()  # (built just after the first paint: an export may come first)
     state = window.state
     config = state.result.config if state.result is not None else state.config
+    if spec != WINDOW and state.result is not None and spec not in [
+            offered for _, offered in available_specs(window)]:  # a list older than the picture
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "{figure} is not in the picture now (it has changed): "
+                                                         "choose the figure again"), figure=str(spec))
     if spec.kind in ("heads", "head") and shows_pretrained(window):
         return pretrained_heads_export(window, spec, options)
     if spec.kind == "kv" and learned_kv_trace(window) is not None:
@@ -106,9 +110,6 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     size = live_view(window, spec).size()
     if size.width() < 50 or size.height() < 50:  # a tab never shown: use the CLI's size
         size = None
-    if spec.kind == "head" and not 0 <= spec.index < config.n_heads:  # a list older than the picture
-        raise ExportError.of(QT_TRANSLATE_NOOP("export", "head {head} is not in the picture any more: it "
-                                                         "has {count} heads"), head=spec.index, count=config.n_heads)
     if options.fmt == "csv" and config.dtype != state.config.dtype:
         # the picture was computed in float32 (automatic precision: no value on screen); a CSV
         # carries the numbers, so the picture's config is computed again in the user's dtype (as
