@@ -40,7 +40,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
 
-from explorer.app.heap import give_back_freed_memory, rss_mb  # noqa: E402  (Qt-free)
+from explorer.app.heap import rss_mb  # noqa: E402  (Qt-free)
+from memory_probe import (IDLE_S, composition, idle_rss_mb, malloc_in_use_mb,  # noqa: E402
+                          peak_rss_mb, print_python_growth, trimmed_rss_mb)
 
 SENTENCES = ["", "a", "나는 학교에 버스로 갔다", "the cat sat on the mat", "<pad> <pad> hello",
              "one two three four five six seven eight nine ten eleven twelve", "x y",
@@ -48,110 +50,6 @@ SENTENCES = ["", "a", "나는 학교에 버스로 갔다", "the cat sat on the m
 MAX_D_MODEL = 256  # keeps an action fast; the sliders themselves go to 2048
 HARMLESS_QT = ("This plugin does not support propagateSizeHints()",  # offscreen platform
                "This plugin does not support raise()")
-
-
-def trimmed_rss_mb() -> float:
-    """RSS after glibc's malloc_trim(0) hands freed heap pages back to the system: memory still in
-    use, without the freed arenas glibc keeps for reuse (a 2x PNG render frees tens of MB that
-    RSS goes on counting). NaN where there is no glibc."""
-    return rss_mb() if give_back_freed_memory() else float("nan")
-
-
-IDLE_S = 5.0  # > 2 checks of the window's heap trimmer (explorer.app.heap.CHECK_EVERY_S)
-
-
-def idle_rss_mb(app) -> float:
-    """RSS after IDLE_S of an idle event loop: what a user's window at rest holds."""
-    end = time.perf_counter() + IDLE_S
-    while time.perf_counter() < end:
-        app.processEvents()
-        time.sleep(0.05)
-    return rss_mb()
-
-
-def print_python_growth(before, after, top: int) -> None:
-    """The source lines (and their callers) whose live Python allocations grew most."""
-    print(f"Python allocations that grew most after warm-up (tracemalloc, top {top}):")
-    for stat in after.compare_to(before, "traceback")[:top]:
-        print(f"  {stat.size_diff / 2**20:+8.2f} MB  {stat.count_diff:+8d} blocks")
-        for line in stat.traceback.format()[-8:]:
-            print(f"      {line}")
-
-
-def pymalloc_mb() -> tuple[float, float]:
-    """(MB of pymalloc arenas, MB in their allocated blocks): Python's small-object allocator maps
-    1 MiB arenas itself (heaptrack and mallinfo do not see them) and returns one only when all of it
-    is free."""
-    import tempfile as _tempfile
-    with _tempfile.TemporaryFile() as tmp:
-        sys.stderr.flush()
-        saved = os.dup(2)
-        os.dup2(tmp.fileno(), 2)
-        try:
-            sys._debugmallocstats()
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        tmp.seek(0)
-        text = tmp.read().decode(errors="replace")
-    def number(label):
-        line = next(l for l in text.splitlines() if l.startswith(label))
-        return int(line.split("=")[1].replace(",", ""))
-    arena_bytes = 1 << 20  # ARENA_SIZE of CPython 3.10+ (with mmap)
-    return (number("# arenas allocated current") * arena_bytes / 2**20,
-            number("# bytes in allocated blocks") / 2**20)
-
-
-def mapped_mb() -> collections.Counter:
-    """Resident MB by kind of mapping (/proc/self/smaps): the brk heap, anonymous maps (glibc's
-    thread arenas, large mallocs, pymalloc arenas, Qt's shared-memory images), and files."""
-    kinds, kind = collections.Counter(), None
-    with open("/proc/self/smaps") as fh:
-        for line in fh:
-            first = line.split()
-            if first and "-" in first[0] and not first[0].endswith(":"):
-                name = first[5] if len(first) > 5 else ""
-                kind = ("heap" if name == "[heap]" else "anon" if not name or name.startswith("[anon")
-                        else "stack" if name.startswith("[stack") else
-                        "memfd/shm" if "memfd" in name or name.startswith("/dev/shm") or "SYSV" in name
-                        else "file")
-            elif first and first[0] == "Rss:":
-                kinds[kind] += int(first[1]) / 1024
-    return kinds
-
-
-def malloc_in_use_mb() -> float:
-    """Bytes glibc has handed out and not had back (heap and mapped blocks), in MB: unlike RSS,
-    not moved by fragmentation or trimming. NaN without mallinfo2."""
-    from explorer.app.heap import _libc_function, _MallInfo2
-    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
-    if not mallinfo2:
-        return float("nan")
-    info = mallinfo2()
-    return (info.uordblks + info.hblkhd) / 2**20
-
-
-def composition() -> str:
-    """One line of where resident memory is: glibc's view, pymalloc's, and the mappings'."""
-    from explorer.app.heap import _libc_function, _MallInfo2
-    parts = []
-    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
-    if mallinfo2:
-        m = mallinfo2()
-        parts.append(f"malloc: in use {m.uordblks / 2**20:.0f} + mmapped {m.hblkhd / 2**20:.0f}, "
-                     f"free {m.fordblks / 2**20:.0f} (brk+arenas {m.arena / 2**20:.0f})")
-    arenas, used = pymalloc_mb()
-    parts.append(f"pymalloc: {arenas:.0f} arenas, {used:.0f} MB in blocks")
-    parts.append("resident: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(mapped_mb().items())))
-    return "; ".join(parts)
-
-
-def peak_rss_mb() -> float:
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 class Soak:

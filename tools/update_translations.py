@@ -29,7 +29,7 @@ def sources() -> list[str]:
                                                                 ROOT / "explorer" / "export" / "naming.py",
                                                                 ROOT / "explorer" / "export" / "files.py"]
     files += [ROOT / "explorer" / "app" / f"{name}.py" for name in ("learned", "learned_generation", "learned_kv", "learned_state",
-                                                                    "settings", "topic_settings")]
+                                                                    "settings", "settings_file", "topic_settings")]
     # core's error templates (ConfigError.of, context "core"; shown by app.i18n.error_text)
     files += sorted(p for p in (ROOT / "explorer" / "core").rglob("*.py") if "QT_TRANSLATE_NOOP" in p.read_text("utf-8"))
     return [str(p.relative_to(ROOT)) for p in files]

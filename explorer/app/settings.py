@@ -9,8 +9,8 @@ Stored as one JSON object in ``settings.json`` inside the settings folder:
 
 ``load_settings`` never raises and never blocks: a missing file gives the defaults silently;
 garbage bytes, wrong JSON types or an invalid config give the defaults for the bad part plus a note
-for the status bar (a SettingsNote: English, shown in the UI's language by app.i18n.error_text). An unusable ``settings.json`` is kept aside as ``settings.json.bad``,
-``.bad2``, ... (never overwriting an older one). Anything that is not ours to touch -- a FIFO, a
+for the status bar (a SettingsNote: English, shown in the UI's language by app.i18n.error_text).
+An unusable ``settings.json`` is kept aside as ``settings.json.bad``, ``.bad2``, ... (never overwriting an older one). Anything that is not ours to touch -- a FIFO, a
 device, a folder or a socket at the path (or a symlink to one), an unreadable file, or a file under
 another name (``--settings notes.txt``) that is not a settings file we wrote -- is read at most
 MAX_BYTES of, left exactly as it is, and marked ``read_only`` so the app does not save over it.
@@ -25,21 +25,21 @@ import base64
 import binascii
 import json
 import os
-import stat
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import AttentionConfig, ConfigError
-from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError
+from ..core.messages import QT_TRANSLATE_NOOP
 from .i18n import LANGUAGES
+from .settings_file import (MAX_BACKUPS, MAX_BYTES, MISSING, NotOurs, SettingsNote,  # noqa: F401 (API)
+                            keep_aside, not_an_object, read_json)
 
 SETTINGS_ENV = "ATTENTION_EXPLORER_SETTINGS_DIR"
 FILE_NAME = "settings.json"
 APP_DIR_NAME = "attention-explorer"
 FORMAT_VERSION = 1
-MAX_BYTES = 1_000_000  # a settings file is a few hundred bytes; anything huge is not ours
 SHOW_VALUES_MODES = ("auto", "on", "off")
 
 
@@ -108,107 +108,6 @@ def _is_base64(text: str) -> bool:
     return True
 
 
-_MISSING = object()
-MAX_BACKUPS = 20  # settings.json.bad, settings.json.bad2 ... settings.json.bad20
-
-
-class SettingsNote(TranslatableError):
-    """What load_settings has to say about the file: returned, not raised. str() is English; the
-    window shows it in its language (app.i18n.error_text, context "settings")."""
-
-    context = "settings"
-
-
-class NotOurs(SettingsNote):
-    """The path holds something that must be left exactly as it is (and never saved over)."""
-
-
-def _not_regular(path: Path) -> NotOurs:
-    return NotOurs.of(QT_TRANSLATE_NOOP("settings", "settings path {path} is not a regular file"),
-                      path=str(path))
-
-
-def _read_text(path: Path) -> str | None:
-    """The file's text (None when there is no file). Never blocks and never reads more than
-    MAX_BYTES: a FIFO, a device (/dev/zero), a directory or a socket in its place, or a
-    symlink to one, raises NotOurs before any read; OSError / UnicodeDecodeError otherwise."""
-    try:
-        info = os.stat(path)  # follows a symlink: a dotfiles link to a real file is fine
-    except FileNotFoundError:
-        return None
-    if not stat.S_ISREG(info.st_mode):
-        raise _not_regular(path)
-    # O_NONBLOCK: if it was swapped for a FIFO since the stat, open must not wait for a writer
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _not_regular(path)
-        data = handle.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ValueError("too large")
-    return data.decode("utf-8-sig")  # a BOM from a Windows editor is fine
-
-
-def _read_json(path: Path) -> tuple[object, SettingsNote | None]:
-    """(parsed JSON, or _MISSING with a note). A missing file is not worth a note.
-
-    Raises NotOurs for a path that is not a regular file or cannot be read (left alone)."""
-    try:
-        text = _read_text(path)
-    except ValueError as exc:
-        if isinstance(exc, UnicodeDecodeError):
-            return _MISSING, SettingsNote.of(QT_TRANSLATE_NOOP(
-                "settings", "settings file {name} is not UTF-8 text; using defaults"), name=path.name)
-        return _MISSING, SettingsNote.of(QT_TRANSLATE_NOOP(
-            "settings", "settings file {path} is too large; using defaults"), path=str(path))
-    except OSError as exc:
-        raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "could not read settings ({error})"),
-                         error=exc.__class__.__name__) from None
-    if text is None:
-        return _MISSING, None
-    try:
-        return json.loads(text), None
-    except (ValueError, RecursionError):  # JSONDecodeError, or an int over 4300 digits
-        return _MISSING, SettingsNote.of(QT_TRANSLATE_NOOP(
-            "settings", "settings file {name} is not valid JSON; using defaults"), name=path.name)
-
-
-def _keep_aside(path: Path, note: SettingsNote) -> SettingsNote:
-    """Move an unusable settings file to the first free NAME.bad, NAME.bad2, ... so saving
-    defaults at exit destroys neither it nor an older backup. NotOurs when that is impossible."""
-    for number in range(1, MAX_BACKUPS + 1):
-        backup = path.with_name(f"{path.name}.bad{number if number > 1 else ''}")
-        try:
-            os.link(path, backup)  # atomic "create unless it exists"
-        except FileExistsError:
-            continue
-        except OSError:  # no hard links here (vfat, some shares): check, then rename
-            if os.path.lexists(backup):
-                continue
-            try:
-                os.replace(path, backup)
-            except OSError:
-                break
-            return _kept(note, backup)
-        try:
-            os.unlink(path)
-        except OSError:
-            os.unlink(backup)
-            break
-        return _kept(note, backup)
-    raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "{note}; the file could not be kept aside"), note=note)
-
-
-def _kept(note: SettingsNote, backup: Path) -> SettingsNote:
-    return SettingsNote.of(QT_TRANSLATE_NOOP("settings", "{note} (the old file is kept as {backup})"),
-                           note=note, backup=backup.name)
-
-
-def _not_an_object() -> SettingsNote:
-    return SettingsNote.of(QT_TRANSLATE_NOOP(
-        "settings", "settings file does not hold a JSON object; using defaults"))
-
-
 # what each saved field's problem says (one message each, so every language can word it)
 IGNORED = {
     "geometry": QT_TRANSLATE_NOOP("settings", "saved window geometry ignored"),
@@ -237,7 +136,7 @@ def settings_from_dict(data: object) -> tuple[Settings, list[SettingsNote]]:
     """Settings from parsed JSON, field by field; the problems found (empty when clean)."""
     defaults = Settings()
     if not isinstance(data, dict):
-        return defaults, [_not_an_object()]
+        return defaults, [not_an_object()]
     problems: list[SettingsNote] = []
     out = Settings()
     if "config" in data:
@@ -293,14 +192,14 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, Sett
     """
     path = Path(path) if path is not None else default_settings_path()
     try:
-        data, note = _read_json(path)
-        if data is _MISSING and note is None:  # no file yet: nothing to say
+        data, note = read_json(path)
+        if data is MISSING and note is None:  # no file yet: nothing to say
             return Settings(), None
         if not _looks_ours(path, data):
             raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "{name} is not an attention-explorer settings file"),
                              name=path.name)
-        if data is _MISSING or not isinstance(data, dict):
-            return Settings(), _keep_aside(path, note or _not_an_object())
+        if data is MISSING or not isinstance(data, dict):
+            return Settings(), keep_aside(path, note or not_an_object())
     except NotOurs as exc:
         return Settings(read_only=True), SettingsNote.of(QT_TRANSLATE_NOOP(
             "settings", "{reason}: left untouched, using defaults; settings will not be saved"), reason=exc)

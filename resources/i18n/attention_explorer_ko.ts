@@ -1575,7 +1575,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>settings path {path} is not a regular file</source>
-        <translation>설정 경로 {path}는 일반 파일이 아닙니다</translation>
+        <translation>설정 경로 {path}은(는) 일반 파일이 아닙니다</translation>
     </message>
     <message>
         <source>settings file {name} is not UTF-8 text; using defaults</source>

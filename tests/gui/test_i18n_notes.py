@@ -58,7 +58,7 @@ def test_nested_settings_notes_are_translated_part_by_part(tmp_path):
     _, note = load_settings(folder)
     assert str(note) == (f"settings path {folder} is not a regular file: left untouched, using "
                          "defaults; settings will not be saved")
-    assert error_text(note, "ko") == (f"설정 경로 {folder}는 일반 파일이 아닙니다: 파일은 그대로 두고 "
+    assert error_text(note, "ko") == (f"설정 경로 {folder}은(는) 일반 파일이 아닙니다: 파일은 그대로 두고 "
                                       "기본값을 사용합니다. 설정은 저장되지 않습니다")
     path = tmp_path / "other.json"
     path.write_text('{"version": 1, "config": {"d_model": 10, "n_heads": 3}, "colormap": 7}')

@@ -213,7 +213,8 @@ def test_the_scaling_sweep_and_the_training_curves_get_room(qtbot, make_window, 
     present_on(window, qtbot, width, height)
     view = window.findChild(TopicsController).show_topic("scaling")
     qtbot.waitUntil(lambda: view.data is not None and not view.runner.is_busy(), timeout=WAIT_MS)
-    qtbot.wait(50)
+    # the layout settles (a fixed wait could be too short on a loaded machine)
+    qtbot.waitUntil(lambda: view.sweep_plot.getViewBox().height() >= 150, timeout=5000)
     sweep = view.sweep_plot.getViewBox().height()
     assert sweep >= 150 and sweep >= 2 * view.raw_plot.getViewBox().height(), sweep
     shown = view.graphics.mapToScene(view.graphics.viewport().rect()).boundingRect()
@@ -222,6 +223,7 @@ def test_the_scaling_sweep_and_the_training_curves_get_room(qtbot, make_window, 
         assert shown.left() - 1 <= title.left() and title.right() <= shown.right() + 1, plot.titleLabel.text
     window.install_training()
     window.tabs.setCurrentWidget(window.train_view)
-    qtbot.wait(50)
-    curves = [plot.getViewBox().height() for plot in window.train_view.curves.plots]
+    heights = lambda: [plot.getViewBox().height() for plot in window.train_view.curves.plots]  # noqa: E731
+    qtbot.waitUntil(lambda: min(heights()) >= 57, timeout=5000)
+    curves = heights()
     assert min(curves) >= 57, curves  # 45–53 px before

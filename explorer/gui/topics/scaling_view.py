@@ -234,8 +234,8 @@ class ScalingView(TopicView):
                 for r in range(self.table.rowCount())]
 
     def _title_pt(self) -> float:
-        """The tick labels' size on a projector (one point larger, three titles did not fit
-        beside the side table at 1024 px); one point larger otherwise."""
+        """The titles' size: the tick labels' on a projector (one point larger did not fit three
+        titles beside the side table at 1024 px); one point larger otherwise."""
         return plot_pt(self.presentation) + (0 if self.presentation else 1)
 
     def restyle(self, on: bool) -> None:

@@ -60,6 +60,7 @@ def update_kv(window) -> None:
         return
     spec = spec_of(learned.source)
     if spec is None:  # the trained source forgotten (tests): nothing to step
+        window.learned_kv = None
         return
     if spec.kind != "decoder":
         window.learned_kv = None
