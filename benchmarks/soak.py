@@ -85,6 +85,27 @@ class Soak:
             self.copy_figure()
         self.export_dialog()
 
+    def same_state(self) -> None:
+        """The one state both ends of the soak are measured in as well (a leak is growth in the
+        same state; the end's raw state holds as many heads, tokens and topics as the last
+        actions left): the course preset on numpy, default display, no presentation or full
+        screen, no focused head, KV step 0, every topic open, the heads tab, an empty clipboard."""
+        from PySide6.QtGui import QGuiApplication
+        w, view = self.w, self.w.state.view
+        if view.presentation:
+            self.presentation()
+        if w.isFullScreen():
+            self.full_screen()
+        w.set_focus_head(None)
+        view.colormap, view.show_values, view.kv_step = "viridis", "auto", 0
+        w.apply_preset("course-lab3")
+        if self.topics is not None:
+            for key in sorted(self.topics.actions):
+                self.topics.show_topic(key)
+                self.app.processEvents()
+        w.tabs.setCurrentIndex(0)
+        QGuiApplication.clipboard().clear()
+
     def keep_only(self, names: list[str]) -> None:
         """pick() chooses among `names` only (with their weights); the warm-up is unchanged."""
         self.picked = [(n, w) for n, w in zip(self.names, self.weights) if n in names]
@@ -322,6 +343,7 @@ def main(argv=None) -> int:
             none_growth[name] += sys.getrefcount(None) - n0
             rss_growth[name] += rss_mb() - r0
         if i == warm_at:
+            soak.same_state()
             settle(app, state)
             gc.collect()
             marks.update(rss_warm=rss_mb(), rss_warm_idle=idle_rss_mb(app))
@@ -357,6 +379,10 @@ def main(argv=None) -> int:
     rss_end_idle = idle_rss_mb(app)
     rss_end_trimmed = trimmed_rss_mb()
     composition_end = composition()
+    soak.same_state()
+    settle(app, state)
+    gc.collect()
+    rss_same_idle, rss_same_trimmed, composition_same = idle_rss_mb(app), trimmed_rss_mb(), composition()
     if args.tracemalloc:
         print_python_growth(marks["snapshot"], tracemalloc.take_snapshot(), args.tracemalloc)
     children_end = children_by_kind(window)
@@ -386,8 +412,12 @@ def main(argv=None) -> int:
     print(f"RSS after malloc_trim(0) (in use, freed arenas returned): after warm-up "
           f"{marks['rss_warm_trimmed']:.0f} MB, end {rss_end_trimmed:.0f} MB; growth "
           f"{rss_end_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
+    print(f"Back in the warm-up's state (Soak.same_state): RSS at rest {rss_same_idle:.0f} MB, "
+          f"growth {rss_same_idle - marks['rss_warm_idle']:+.1f} MB; in use {rss_same_trimmed:.0f} MB, "
+          f"growth {rss_same_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
     print(f"where it is, after warm-up: {marks['composition_warm']}")
     print(f"where it is, at the end:    {composition_end}")
+    print(f"where it is, same state:    {composition_same}")
     print(f"None references: {none_end - none_warm:+,} after warm-up "
           f"({(none_end - none_warm) / max(1, args.actions):+.1f} per action)")
     print(f"Qt objects under the window: {sum(children_warm.values())} after warm-up, "
