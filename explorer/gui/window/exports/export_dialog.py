@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox,
 from .figures import ExportOptions
 from ....app.i18n import error_text
 from ....export.files import ExportError, check_name, write_files
-from .from_window import available_specs, current_spec, default_file_name, export_from_window, unavailable_note
+from .from_window import (available_specs, current_spec, default_file_name, export_from_window,
+                          still_offered, unavailable_note)
 from ....export.naming import FORMATS, FigureSpec
 from ....export.theme import BACKGROUNDS
 from ...plotting.fonts import set_text_colour
@@ -217,7 +218,7 @@ class ExportDialog(QDialog):
         if options.fmt == "csv" and not self._confirm_large_csv():
             self._say(translate("window.export_dialog", "export cancelled"))
             return []
-        if self.spec() not in [spec for _, spec in available_specs(self.window_)]:
+        if not still_offered(self.window_, self.spec()):
             self.refresh(keep_choice=True)  # a change no event reported (see _on_picture)
             self._say(translate("window.export_dialog", "The picture has changed: check the figure and "
                                 "export again."), error=True)

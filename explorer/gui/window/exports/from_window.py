@@ -51,6 +51,17 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
     return specs
 
 
+def still_offered(window, spec: FigureSpec) -> bool:
+    """Whether the window has `spec` now (a dialog's list can be older than the picture): one of
+    `available_specs`, or any step of the KV trace shown (the list names the current one)."""
+    offered = [s for _, s in available_specs(window)]
+    if spec.kind != "kv":
+        return spec in offered
+    trace = learned_kv_trace(window) or _kv_trace(window)
+    return (any(s.kind == "kv" for s in offered) and trace is not None
+            and 0 <= spec.index < len(trace.steps))
+
+
 def current_spec(window) -> FigureSpec:
     """The figure on the current tab (the focused head if one is enlarged)."""
     window.install_panels()  # (built just after the first paint: an export may come first)
@@ -94,8 +105,7 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     window.install_panels()  # (built just after the first paint: an export may come first)
     state = window.state
     config = state.result.config if state.result is not None else state.config
-    if spec != WINDOW and state.result is not None and spec not in [
-            offered for _, offered in available_specs(window)]:  # a list older than the picture
+    if spec != WINDOW and state.result is not None and not still_offered(window, spec):
         raise ExportError.of(QT_TRANSLATE_NOOP("export", "{figure} is not in the picture now (it has changed): "
                                                          "choose the figure again"), figure=str(spec))
     if spec.kind in ("heads", "head") and shows_pretrained(window):
