@@ -349,3 +349,20 @@ def test_saved_choices_core_accepts_but_the_controls_cannot_show_are_a_note(qtbo
     assert window.train_view.controls.config("cpu") == TrainConfig()
     window.close()
     state.shutdown()
+
+
+def test_the_step_axes_span_the_run_from_its_first_records(qtbot, view):
+    """The curves grow across a 0 … steps axis fixed from the first redraw (not re-laid out at
+    each redraw); Reset gives the auto-range back."""
+    click(qtbot, view.controls.start_button)
+    qtbot.waitUntil(lambda: view.curves._x_end is not None, timeout=WAIT_MS)
+    for plot in view.curves.plots:
+        low, high = plot.viewRange()[0]
+        assert low <= 0 < SMALL.steps <= high < SMALL.steps * 1.1, (low, high)
+        assert not plot.getViewBox().autoRangeEnabled()[0]
+    qtbot.waitUntil(lambda: view.session.status == "done", timeout=WAIT_MS)
+    assert view.curves._x_end == SMALL.steps
+    assert view.curves.loss_curves["heldout"].getData()[0][-1] == SMALL.steps  # the last point, at the end
+    click(qtbot, view.controls.reset_button)
+    assert view.curves._x_end is None
+    assert all(plot.getViewBox().autoRangeEnabled()[0] for plot in view.curves.plots)

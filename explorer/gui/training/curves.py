@@ -90,6 +90,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.switch_marks: dict = {}  # role -> ScatterPlotItem
         self._shape = None
         self._width = 2
+        self._x_end = None            # the step axes' fixed end (set_records' span)
         self.switches: list = []
 
     def clear_curves(self) -> None:
@@ -100,6 +101,9 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
             marks.clear()
         self.switches = []
         self.set_marked_step(None)
+        self._x_end = None
+        for plot in self.plots:
+            plot.enableAutoRange(x=True)
 
     def _ensure_heads(self, layers: int, heads: int) -> None:
         if self._shape == (layers, heads):
@@ -132,13 +136,18 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self._shape = (layers, heads)
         self._fit_legend()
 
-    def set_records(self, records) -> None:
-        """Draw all logged records so far (LogRecords of one run)."""
+    def set_records(self, records, span: int | None = None) -> None:
+        """Draw all logged records so far (LogRecords of one run). With `span` (the run's steps)
+        the step axes are fixed at 0 … span (or the last step, if further): the curves grow across
+        them, and the axes are not laid out again at every redraw (they were most of the Train
+        tab's repaint while training)."""
         if not records:
             self.clear_curves()
             return
         c = records_arrays(records)
         steps = c["steps"]
+        if span is not None:
+            self._fix_steps(max(int(span), int(steps[-1])))
         _, layers, heads, _ = c["scores"].shape
         self._ensure_heads(layers, heads)
         self.loss_curves["train"].setData(steps[1:], c["train_loss"][1:])  # nan at step 0
@@ -157,6 +166,12 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
                         spots.append({"pos": (at, float(c["scores"][i, layer, head, r])),
                                       "pen": pg.mkPen(CURVE_COLORS[head % len(CURVE_COLORS)], width=3)})
             self.switch_marks[role].setData(spots)
+
+    def _fix_steps(self, end: int) -> None:
+        if end != self._x_end:
+            self._x_end = end
+            for plot in self.plots:
+                plot.setXRange(0, end, padding=0.02)  # (turns the x auto-range off)
 
     def switch_count(self, role: str) -> int:
         """How many switch-on marks the role's plot shows (tests)."""

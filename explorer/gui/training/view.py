@@ -212,7 +212,7 @@ class TrainView(QWidget):
     def _draw_curves(self) -> None:
         if self._curves_dirty:
             self._curves_dirty = False
-            self.curves.set_records(self.session.records)
+            self.curves.set_records(self.session.records, span=self.session.config.steps)
 
     def _on_progress(self, records, snapshots) -> None:
         if records:
