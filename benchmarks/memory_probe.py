@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from explorer.app.heap import _MallInfo2, _libc_function, give_back_freed_memory, rss_mb
+from explorer.app.heap import give_back_freed_memory, malloc_info, rss_mb
 
 def trimmed_rss_mb() -> float:
     """RSS after glibc's malloc_trim(0) hands freed heap pages back to the system: memory still in
@@ -83,19 +83,17 @@ def mapped_mb() -> collections.Counter:
 def malloc_in_use_mb() -> float:
     """Bytes glibc has handed out and not had back (heap and mapped blocks), in MB: unlike RSS,
     not moved by fragmentation or trimming. NaN without mallinfo2."""
-    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
-    if not mallinfo2:
+    info = malloc_info()
+    if info is None:
         return float("nan")
-    info = mallinfo2()
     return (info.uordblks + info.hblkhd) / 2**20
 
 
 def composition() -> str:
     """One line of where resident memory is: glibc's view, pymalloc's, and the mappings'."""
     parts = []
-    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
-    if mallinfo2:
-        m = mallinfo2()
+    m = malloc_info()
+    if m is not None:
         parts.append(f"malloc: in use {m.uordblks / 2**20:.0f} + mmapped {m.hblkhd / 2**20:.0f}, "
                      f"free {m.fordblks / 2**20:.0f} (brk+arenas {m.arena / 2**20:.0f})")
     arenas, used = pymalloc_mb()

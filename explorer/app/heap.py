@@ -80,10 +80,17 @@ class _MallInfo2(ctypes.Structure):
         "fordblks", "keepcost")]
 
 
+def malloc_info() -> _MallInfo2 | None:
+    """glibc's account of its heap now (mallinfo2: bytes in use `uordblks`, in mapped blocks
+    `hblkhd`, free `fordblks`, ...); None without glibc >= 2.33."""
+    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
+    return None if mallinfo2 is False else mallinfo2()
+
+
 def free_heap_mb() -> float | None:
     """Free bytes held in malloc's arenas, in MB (None without glibc >= 2.33's mallinfo2)."""
-    mallinfo2 = _libc_function("mallinfo2", _MallInfo2)
-    return None if mallinfo2 is False else mallinfo2().fordblks / 2**20
+    info = malloc_info()
+    return None if info is None else info.fordblks / 2**20
 
 
 def rss_mb() -> float | None:

@@ -22,7 +22,7 @@ import time
 
 from PySide6.QtCore import QCoreApplication, QTimer
 
-CHECK_INTERVAL_MS = 50  # gen-0 garbage is collected in small batches (200 ms batches took 10-40 ms while training)
+CHECK_INTERVAL_MS = 50  # gen-0 garbage in small batches (200 ms ones took 10-40 ms while training)
 # A full (gen-2) collection walks every tracked object: 92 ms with torch imported (225,000
 # objects), a visible stall. Python paces them by the share of new long-lived objects, which is
 # not readable from Python: here at most one per FULL_EVERY_S, and `freeze_long_lived()` (after

@@ -659,8 +659,8 @@
         <translation>아직 내보낼 것이 없습니다: 첫 그림이 아직 계산되지 않았습니다</translation>
     </message>
     <message>
-        <source>{figure} is not in the picture now (it has changed): choose the figure again</source>
-        <translation>{figure}은(는) 지금 그림에 없습니다 (그림이 바뀌었습니다): 그림을 다시 고르세요</translation>
+        <source>The picture has changed: {figure} is not in the picture now; choose the figure again</source>
+        <translation>그림이 바뀌었습니다: {figure}은(는) 지금 그림에 없습니다. 그림을 다시 고르세요</translation>
     </message>
     <message>
         <source>the whole window can be exported as PNG or SVG, not CSV</source>
@@ -2278,10 +2278,6 @@ click to open it; {state}</source>
     <message>
         <source>export cancelled</source>
         <translation>내보내기 취소됨</translation>
-    </message>
-    <message>
-        <source>The picture has changed: check the figure and export again.</source>
-        <translation>그림이 바뀌었습니다: 내보낼 그림을 확인하고 다시 내보내세요.</translation>
     </message>
     <message>
         <source>Wrote {path}</source>

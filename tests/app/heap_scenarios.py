@@ -107,11 +107,11 @@ def scenario_memory_freed_while_rss_stays_flat_is_trimmed_too():
 
 def _mapped_bytes() -> int:
     """Bytes glibc has in blocks of their own mapping (mallinfo2's hblkhd)."""
-    mallinfo2 = heap._libc_function("mallinfo2", heap._MallInfo2)
-    if not mallinfo2:
+    info = heap.malloc_info()
+    if info is None:
         print("needs glibc's mallinfo2")
         raise SystemExit(3)  # test_heap: a skip
-    return mallinfo2().hblkhd
+    return info.hblkhd
 
 
 def _mapped_growth_of_an_8mb_array_after_a_freed_24mb_one() -> int:

@@ -218,11 +218,6 @@ class ExportDialog(QDialog):
         if options.fmt == "csv" and not self._confirm_large_csv():
             self._say(translate("window.export_dialog", "export cancelled"))
             return []
-        if not still_offered(self.window_, self.spec()):
-            self.refresh(keep_choice=True)  # a change no event reported (see _on_picture)
-            self._say(translate("window.export_dialog", "The picture has changed: check the figure and "
-                                "export again."), error=True)
-            return []
         try:
             name = _with_extension(check_name(self.name.text().strip()), options.fmt)
             QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
@@ -234,6 +229,8 @@ class ExportDialog(QDialog):
             paths = write_files(folder, [(name, data)],
                                 "overwrite" if self.overwrite.isChecked() else "suffix")
         except ExportError as exc:
+            if not still_offered(self.window_, self.spec()):  # a change no event reported
+                self.refresh(keep_choice=True)  # (see _on_picture), before the message is shown
             self._say(error_text(exc), error=True)  # in the UI language
             self._error = exc
             return []

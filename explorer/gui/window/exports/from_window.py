@@ -106,8 +106,8 @@ def export_from_window(window, spec: FigureSpec, options: ExportOptions) -> tupl
     state = window.state
     config = state.result.config if state.result is not None else state.config
     if spec != WINDOW and state.result is not None and not still_offered(window, spec):
-        raise ExportError.of(QT_TRANSLATE_NOOP("export", "{figure} is not in the picture now (it has changed): "
-                                                         "choose the figure again"), figure=str(spec))
+        raise ExportError.of(QT_TRANSLATE_NOOP("export", "The picture has changed: {figure} is not in the "
+                                                         "picture now; choose the figure again"), figure=str(spec))
     if spec.kind in ("heads", "head") and shows_pretrained(window):
         return pretrained_heads_export(window, spec, options)
     if spec.kind == "kv" and learned_kv_trace(window) is not None:
