@@ -89,3 +89,56 @@ def ui_language(request, qapp):
     from explorer.gui.plotting.i18n import install_language
     install_language(request.param)
     yield request.param
+
+
+# -- shared fixtures: one of each (a module changes what they build by overriding the small
+# fixtures they read: window_config, window_size, grid_size) ---------------------------------
+
+@pytest.fixture
+def window_config():
+    """The AttentionConfig the `window` fixture opens with; None is the app's default. A module
+    overrides this fixture to open its windows on another config."""
+    return None
+
+
+@pytest.fixture
+def window_size():
+    """The `window` fixture's size, (width, height); None keeps the window's default size."""
+    return None
+
+
+@pytest.fixture
+def window(make_window, window_config, window_size):
+    """A main window on a fresh AppState with `window_config`, shown and settled (closed after)."""
+    return make_window(window_config, size=window_size)
+
+
+@pytest.fixture
+def grid_size():
+    """The `grid` fixture's size, (width, height)."""
+    return (1000, 700)
+
+
+@pytest.fixture
+def grid(qtbot, grid_size):
+    """A bare heads grid (no window, no state), shown and exposed at `grid_size`."""
+    from explorer.gui.heads.grid import HeadsGrid
+    widget = HeadsGrid()
+    qtbot.addWidget(widget)
+    widget.resize(*grid_size)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+@pytest.fixture
+def lesson_file(tmp_path):
+    """lesson_file(text, name="tiny.toml") → the path of a lesson file holding `text` (dedented,
+    UTF-8) in the test's temporary folder."""
+    import textwrap
+
+    def write(text: str, name: str = "tiny.toml"):
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+    return write
