@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from pathlib import Path
 
+from ..core import user_files
 from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError
+from ..core.user_files import UserFileError, read_user_file
 
 MAX_BYTES = 1_000_000  # a settings file is a few hundred bytes; anything huge is not ours
 
@@ -39,23 +40,22 @@ def _not_regular(path: Path) -> NotOurs:
 
 
 def _read_text(path: Path) -> str | None:
-    """The file's text (None when there is no file). Never blocks and never reads more than
-    MAX_BYTES: a FIFO, a device (/dev/zero), a directory or a socket in its place, or a
-    symlink to one, raises NotOurs before any read; OSError / UnicodeDecodeError otherwise."""
+    """The file's text (None when there is no file), read by the one reader of users' files
+    (core.user_files): never blocks and never reads more than MAX_BYTES. A FIFO, a device
+    (/dev/zero), a directory or a socket in its place, or a symlink to one (a dotfiles link to a
+    real file is fine), raises NotOurs before any read; ValueError for a file too large or not
+    UTF-8; NotOurs for one that cannot be read."""
     try:
-        info = os.stat(path)  # follows a symlink: a dotfiles link to a real file is fine
-    except FileNotFoundError:
-        return None
-    if not stat.S_ISREG(info.st_mode):
-        raise _not_regular(path)
-    # O_NONBLOCK: if it was swapped for a FIFO since the stat, open must not wait for a writer
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _not_regular(path)
-        data = handle.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ValueError("too large")
+        data = read_user_file(path, MAX_BYTES)
+    except UserFileError as exc:
+        if exc.template == user_files.NOT_FOUND:
+            return None
+        if exc.template == user_files.NOT_REGULAR:
+            raise _not_regular(path) from None
+        if exc.template == user_files.TOO_LARGE:
+            raise ValueError("too large") from None
+        raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "could not read settings ({error})"),
+                         error=exc) from None
     return data.decode("utf-8-sig")  # a BOM from a Windows editor is fine
 
 
@@ -71,9 +71,6 @@ def read_json(path: Path) -> tuple[object, SettingsNote | None]:
                 "settings", "settings file {name} is not UTF-8 text; using defaults"), name=path.name)
         return MISSING, SettingsNote.of(QT_TRANSLATE_NOOP(
             "settings", "settings file {path} is too large; using defaults"), path=str(path))
-    except OSError as exc:
-        raise NotOurs.of(QT_TRANSLATE_NOOP("settings", "could not read settings ({error})"),
-                         error=exc.__class__.__name__) from None
     if text is None:
         return MISSING, None
     try:

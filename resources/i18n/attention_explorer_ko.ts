@@ -748,6 +748,49 @@
     </message>
 </context>
 <context>
+    <name>files</name>
+    <message>
+        <source>{path} does not exist</source>
+        <translation>{path}이(가) 없습니다</translation>
+    </message>
+    <message>
+        <source>{path} is not a regular file ({kind})</source>
+        <translation>{path}은(는) 일반 파일이 아닙니다 ({kind})</translation>
+    </message>
+    <message>
+        <source>{path} is larger than {limit} (it has {size})</source>
+        <translation>{path}이(가) {limit}보다 큽니다 ({size})</translation>
+    </message>
+    <message>
+        <source>cannot read {path}: {reason}</source>
+        <translation>{path}을(를) 읽을 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>권한이 없습니다</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>폴더</translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <translation>FIFO</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>소켓</translation>
+    </message>
+    <message>
+        <source>not a file</source>
+        <translation>파일이 아님</translation>
+    </message>
+</context>
+<context>
     <name>heads.grid</name>
     <message>
         <source>head {head}: {query} → {key}</source>
