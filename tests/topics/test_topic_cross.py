@@ -12,6 +12,8 @@ from explorer.core import AttentionConfig, ConfigError, forward, model_input
 from explorer.core.masks import build_mask
 from explorer.core.topics import (ENCODER_SEED_OFFSET, CrossConfig, cross_attend,
                                   cross_attention, encoder_input)
+from numeric import assert_close
+from topic_support import attention_output_scale, attention_reduction, softmax_scale
 
 
 def torch_mha(weights, n_heads, scaled):
@@ -55,8 +57,13 @@ def test_cross_attention_equals_torch_multihead_attention(n_dec, n_enc, heads, d
     result = cross_attention(CrossConfig(dec, tuple(f"e{j}" for j in range(n_enc)), padding))
     out, w = torch_cross(result, heads, scaled)
     assert result.weights.shape == (heads, n_dec, n_enc)
-    np.testing.assert_allclose(result.weights, w, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(result.output, out, rtol=1e-9, atol=1e-10)
+    d = heads * d_head
+    assert_close(result.weights, w, dtype="float64",
+                 reduction=attention_reduction(d, d_head, n_enc, output=False),
+                 scale=softmax_scale(result.scores))
+    assert_close(result.output, out, dtype="float64",
+                 reduction=attention_reduction(d, d_head, n_enc),
+                 scale=attention_output_scale(result.scores, result.output))
     assert np.all(result.weights[:, :, sorted(padding)] == 0)
 
 
@@ -66,8 +73,12 @@ def test_course_lab3_self_attention_equals_torch_mha():
     x = torch.tensor(result.x)[None]
     with torch.no_grad():
         out, w = torch_mha(weights, 2, True)(x, x, x, average_attn_weights=False)
-    np.testing.assert_allclose(result.output, out[0].numpy(), rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(result.weights, w[0].numpy(), rtol=1e-10, atol=1e-12)
+    assert_close(result.output, out[0].numpy(), dtype="float64",
+                 reduction=attention_reduction(8, 4, 4),
+                 scale=attention_output_scale(result.scores, result.output))
+    assert_close(result.weights, w[0].numpy(), dtype="float64",
+                 reduction=attention_reduction(8, 4, 4, output=False),
+                 scale=softmax_scale(result.scores))
 
 
 @settings(max_examples=20, deadline=None)
@@ -80,8 +91,13 @@ def test_cross_attend_with_the_same_sentence_is_self_attention(n, heads, d_head,
     expected = forward(config)
     weights, _, x = model_input(config)
     parts = cross_attend(x, x, weights, heads, build_mask(n, n, causal), scaled)
-    np.testing.assert_allclose(parts["weights"], expected.weights, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(parts["output"], expected.output, rtol=1e-12, atol=1e-13)
+    d = heads * d_head
+    assert_close(parts["weights"], expected.weights, dtype="float64",
+                 reduction=attention_reduction(d, d_head, n, output=False),
+                 scale=softmax_scale(expected.scores))
+    assert_close(parts["output"], expected.output, dtype="float64",
+                 reduction=attention_reduction(d, d_head, n),
+                 scale=attention_output_scale(expected.scores, expected.output))
 
 
 def test_encoder_input_is_the_documented_second_stream():

@@ -12,8 +12,9 @@ WAIT_MS = 30_000
 
 
 @pytest.fixture
-def window(make_window):
-    return make_window(AttentionConfig(tokens=("a", "b", "c"), d_model=16, n_heads=4, seed=9))
+def window_config():
+    """The config the shared `window` fixture (tests/conftest.py) opens with here."""
+    return AttentionConfig(tokens=("a", "b", "c"), d_model=16, n_heads=4, seed=9)
 
 
 def controller(window) -> TopicsController:

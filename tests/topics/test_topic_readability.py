@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtWidgets import QApplication
 
 from explorer.gui.topics.widgets import MatrixPlot
 
@@ -18,8 +19,16 @@ def _matrix_widget(qtbot, width, height, presentation=False):
     widget.resize(width, height)
     widget.show()
     qtbot.waitExposed(widget)
-    qtbot.wait(20)
+    settle_layout(widget)
     return widget, plot
+
+
+def settle_layout(widget) -> None:
+    """The plot's final geometry: its axes size themselves to their tick labels while painting,
+    so paint once (grab), then run the layout requests that posted."""
+    widget.grab()
+    QApplication.sendPostedEvents()
+    widget.ci.layout.activate()
 
 
 def _cell_px(plot):
