@@ -139,3 +139,15 @@ def test_a_violation_is_caught(tmp_path, source, expected):
     state = copy / "app" / "state.py"
     state.write_text(source + state.read_text(encoding="utf-8"), encoding="utf-8")
     assert any(expected in line for line in violations(copy))
+
+
+def test_a_cycle_is_caught(tmp_path):
+    """The cycle check can fail too: a copy of explorer/ where app.observable imports app.state
+    at module level (state imports observable)."""
+    import shutil
+    copy = tmp_path / "explorer"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    observable = copy / "app" / "observable.py"
+    observable.write_text("from .state import AppState\n" + observable.read_text(encoding="utf-8"),
+                          encoding="utf-8")
+    assert ["explorer.app.observable", "explorer.app.state", "explorer.app.observable"] in cycles(copy)

@@ -65,4 +65,6 @@ def assert_window_shows_state(window: MainWindow) -> None:
     if window.focus_head() is None:
         assert visible == list(range(min(state.config.n_heads, 16)))
     for head in visible:
-        np.testing.assert_allclose(grid.head_image(head), expected[head], rtol=0, atol=1e-12)
+        # exact: the heatmap shows result.weights[head] itself, and forward() of the same config
+        # with the same numpy code is bit-identical (a wrong head or seed is off by ~0.1)
+        np.testing.assert_array_equal(grid.head_image(head), expected[head])

@@ -29,12 +29,35 @@ def _churn_on_a_thread(mb: int) -> list:
 
 
 def _wait_for(condition, timeout_s: float = 10.0) -> bool:
+    """Poll `condition` until it holds or `timeout_s` pass (qtbot.waitUntil without Qt: RSS and
+    the trimmer's count can only be read, not waited on; 20 ms is the poll interval, the wait
+    ends as soon as the condition holds)."""
     end = time.monotonic() + timeout_s
     while time.monotonic() < end:
         if condition():
             return True
         time.sleep(0.02)
     return condition()
+
+
+class CountingTrimmer(heap.HeapTrimmer):
+    """A HeapTrimmer that counts its periodic checks: `checked(n)` waits for n of them to have
+    run to their end (with any trim they led to), instead of sleeping for about that long."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.checks = 0
+        self._check_started = threading.Condition()
+
+    def _grown(self) -> bool:
+        with self._check_started:  # check n + 1 starts: checks 1..n and their trims are done
+            self.checks += 1
+            self._check_started.notify_all()
+        return super()._grown()
+
+    def checked(self, n: int, timeout_s: float = 10.0) -> bool:
+        with self._check_started:
+            return self._check_started.wait_for(lambda: self.checks > n, timeout_s)
 
 
 def scenario_the_trimmer_gives_back_what_a_thread_freed():
@@ -55,9 +78,9 @@ def scenario_the_trimmer_gives_back_what_a_thread_freed():
 
 
 def scenario_at_rest_the_trimmer_does_not_trim():
-    trimmer = heap.HeapTrimmer(check_every_s=0.02, slack_mb=64)
+    trimmer = CountingTrimmer(check_every_s=0.02, slack_mb=64)
     trimmer.start()
-    time.sleep(0.3)  # ~15 checks of a process whose RSS does not grow by 64 MB
+    assert trimmer.checked(15)  # 15 checks of a process whose RSS does not grow by 64 MB
     trimmer.stop()
     trimmer.join(5)
     assert trimmer.trims == 0
@@ -92,15 +115,16 @@ def scenario_memory_freed_while_rss_stays_flat_is_trimmed_too():
     worker = threading.Thread(target=hold_then_free)
     worker.start()
     ready.wait()
-    trimmer = heap.HeapTrimmer(check_every_s=0.05, slack_mb=1000, free_slack_mb=8)
+    trimmer = CountingTrimmer(check_every_s=0.05, slack_mb=1000, free_slack_mb=8)
     trimmer.start()
     try:
-        time.sleep(0.2)
-        assert trimmer.trims == 0  # nothing freed yet
+        assert trimmer.checked(4)
+        assert trimmer.trims == 0  # four checks, and nothing freed yet
         release.set()
         worker.join()
         assert _wait_for(lambda: trimmer.trims > 0)
     finally:
+        release.set()  # a failed check above must not leave the (non-daemon) worker waiting
         trimmer.stop()
         trimmer.join(5)
 

@@ -78,8 +78,8 @@ def test_topic_runner_stops_a_running_encoder_for_a_newer_request(qtbot, monkeyp
     runner.submit_cancellable(job, newer, False, "gelu", None)
     release.set()
     qtbot.waitUntil(lambda: bool(got), timeout=20_000)
-    assert runner.wait()
-    qtbot.wait(50)
+    assert runner.wait()  # the thread is idle: it has posted everything it ever will
+    qtbot.waitUntil(runner._channel.is_idle, timeout=20_000)  # and every post has been handled
     assert [block.config.attention.seed for block in got] == [6]
     assert returned[5] is None  # the first one stopped (Cancelled), it did not run to the end
     assert returned[6] is not None

@@ -4,6 +4,7 @@ import threading
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from explorer.core import AttentionConfig, DeviceUnavailableError, forward
 from explorer.app.compute import ComputeWorker, describe_error
@@ -172,7 +173,8 @@ def test_stop_without_waiting_abandons_a_running_compute_and_delivers_nothing(qt
     assert worker._thread is not None
     worker._thread.join(10)
     assert not worker._thread.is_alive()  # finished its compute, then ended on its own
-    qtbot.wait(50)
+    assert worker.is_idle()  # the thread has ended having posted nothing (none left unhandled)
+    QApplication.processEvents()  # anything it had posted would run now
     assert delivered == [] and worker.is_idle()
     assert worker.stop(timeout=0) is True
 

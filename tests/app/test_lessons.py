@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pytest
 
@@ -31,12 +29,6 @@ text.ko = "둘"
 """
 
 
-def write(tmp_path, text: str, name: str = "tiny.toml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
-
-
 def test_builtin_lessons_load_in_course_order():
     lessons = builtin_lessons()
     assert [lesson.name for lesson in lessons] == ["attention", "transformer-block", "decoding"]
@@ -60,13 +52,14 @@ def test_lab3_step_uses_the_course_preset_and_its_numbers():
     step = next(s for s in find_lesson("attention").steps if s.id == "split-merge")
     assert step.config == PRESETS["course-lab3"].config
     weights = forward(step.config).weights  # (h, n, n)
-    assert np.allclose(weights[0, 0].round(2), [0.13, 0.04, 0.57, 0.26])
+    # the printed (rounded) numbers, exactly: round(2) gives the float nearest to 0.13 etc.
+    np.testing.assert_array_equal(weights[0, 0].round(2), [0.13, 0.04, 0.57, 0.26])
     assert "0.57" in step.text.en and "0.89" in step.text.ko  # the text quotes what is shown
-    assert np.isclose(weights[1, 0, 1].round(2), 0.89)
+    assert weights[1, 0, 1].round(2) == 0.89
 
 
-def test_steps_carry_config_and_view_forward(tmp_path):
-    lesson = load_lesson(write(tmp_path, GOOD))
+def test_steps_carry_config_and_view_forward(lesson_file):
+    lesson = load_lesson(lesson_file(GOOD))
     first, second = lesson.steps
     assert first.config == PRESETS["course-lab3"].config and first.tab == "heads"
     assert (second.config.d_model, second.config.n_heads) == (16, 4)
@@ -88,8 +81,8 @@ def test_steps_carry_config_and_view_forward(tmp_path):
      "control 'kv_step' is on the 'kv' view"),
     (('[[step]]\nconfig', '[[stepp]]\nconfig'), 11, "unknown key 'stepp'"),
 ])
-def test_broken_file_names_file_line_and_step(tmp_path, change, line, expected):
-    path = write(tmp_path, GOOD.replace(*change))
+def test_broken_file_names_file_line_and_step(lesson_file, change, line, expected):
+    path = lesson_file(GOOD.replace(*change))
     problems = check_lesson(path)
     assert problems, "the broken file passed"
     hit = [p for p in problems if expected in p]
@@ -99,23 +92,23 @@ def test_broken_file_names_file_line_and_step(tmp_path, change, line, expected):
         load_lesson(path)
 
 
-def test_every_problem_is_listed_once(tmp_path):
+def test_every_problem_is_listed_once(lesson_file):
     broken = GOOD.replace('preset = "course-lab3"', 'preset = "nope"').replace(
         'text.ko = "하나"', "")
-    problems = check_lesson(write(tmp_path, broken))
+    problems = check_lesson(lesson_file(broken))
     assert len(problems) == 2
     assert any(":6: step 1: unknown preset" in p for p in problems)
     assert any(":8: step 1: missing text: text.ko" in p for p in problems)
 
 
-def test_toml_syntax_error_has_its_line(tmp_path):
-    problems = check_lesson(write(tmp_path, GOOD.replace('tab = "heads"', 'tab = heads')))
+def test_toml_syntax_error_has_its_line(lesson_file):
+    problems = check_lesson(lesson_file(GOOD.replace('tab = "heads"', 'tab = heads')))
     assert len(problems) == 1 and ":7: not valid TOML" in problems[0]
 
 
-def test_multiline_text_does_not_confuse_line_numbers(tmp_path):
+def test_multiline_text_does_not_confuse_line_numbers(lesson_file):
     text = GOOD.replace('text.en = "one"', 'text.en = """\nx = 1\n[[step]]\n"""')
-    problems = check_lesson(write(tmp_path, text.replace('focus_head = 3', 'focus_head = 9')))
+    problems = check_lesson(lesson_file(text.replace('focus_head = 3', 'focus_head = 9')))
     assert len(problems) == 1 and problems[0].split(":")[1] == "16", problems
 
 
@@ -132,8 +125,8 @@ def test_topics_and_controls_match_the_window():
     assert set(CONTROLS.values()) <= {"controls", *TABS, *TOPICS}
 
 
-def test_session_navigates_and_keeps_its_place_when_left(tmp_path):
-    lesson = load_lesson(write(tmp_path, GOOD))
+def test_session_navigates_and_keeps_its_place_when_left(lesson_file):
+    lesson = load_lesson(lesson_file(GOOD))
     session, seen = LessonSession(), []
     session.step_changed.connect(seen.append)
     session.open(lesson)

@@ -2,7 +2,6 @@
 cancellable jobs stop, close never waits. Results are handed over at once here (no GUI poster)."""
 
 import threading
-import time
 
 import pytest
 
@@ -63,7 +62,7 @@ def test_keep_superseded_shows_an_older_result_until_a_newer_one_has_finished(ru
 
 def test_a_cancellable_job_stops_when_a_newer_request_arrives(runner):
     channel, got, done = collect(runner)
-    started, polls = threading.Event(), []
+    started, submitted, polls = threading.Event(), threading.Event(), []
 
     def long_job(should_stop):
         started.set()
@@ -71,12 +70,13 @@ def test_a_cancellable_job_stops_when_a_newer_request_arrives(runner):
             polls.append(1)
             if should_stop():
                 return "stopped"
-            time.sleep(0.01)
+            submitted.wait(WAIT_S)  # its work between polls lasts until the newer request exists
         return "ran to the end"
 
     channel.submit(long_job, cancellable=True)
     assert started.wait(WAIT_S)
     newest = channel.submit(lambda: "newer")
+    submitted.set()
     assert done.wait(WAIT_S) and runner.wait_idle(WAIT_S)
     assert got == [(newest, "newer", None)]
     assert len(polls) < 1000                       # it stopped early, it did not run to the end

@@ -81,15 +81,16 @@ def test_pause_stops_between_chunks_and_start_resumes_the_same_run(runner, main_
     assert pump(main_queue, lambda: session.trainer is not None and session.trainer.step_count >= 5)
     session.pause()
     assert session.status == "paused"
-    pump(main_queue, seconds=0.5)  # the chunk in flight ends (≤ 0.1 s) and is delivered
+    # the chunk in flight ends (≤ 0.1 s) and is delivered, and no next one is queued (a chunk
+    # queued after it would keep the session busy: the pump would time out)
+    assert pump(main_queue, session.is_idle)
     paused_at = session.trainer.step_count
-    pump(main_queue, seconds=0.3)
-    assert session.trainer.step_count == paused_at < 5000  # nothing runs while paused
+    assert not runner.is_busy() and paused_at < 5000  # nothing runs (or waits to) while paused
     trainer = session.trainer
     session.start()
     assert pump(main_queue, lambda: trainer.step_count > paused_at)
     session.pause()
-    pump(main_queue, seconds=0.3)
+    assert pump(main_queue, session.is_idle)
     assert session.trainer is trainer  # the same run went on
 
 
@@ -112,11 +113,11 @@ def test_reset_while_running_drops_the_old_run(runner, main_queue):
     assert pump(main_queue, lambda: session.trainer is not None)
     old = session.trainer
     session.reset()
-    pump(main_queue, seconds=0.5)
+    assert pump(main_queue, session.is_idle)  # the old chunk and the reset's empty job handed over
     assert session.trainer is None and session.records == [] and session.status == "idle"
-    stopped_at = old.step_count
-    pump(main_queue, seconds=0.2)
-    assert old.step_count == stopped_at  # its chunk saw the newer request and stopped
+    # no chunk of the old run runs or waits: its chunk saw the newer request and stopped, and
+    # nothing will step the old trainer again
+    assert not runner.is_busy()
 
 
 def test_a_missing_device_is_one_error_line_and_the_session_stays_idle(runner, main_queue):

@@ -74,8 +74,8 @@ def test_scale_and_width(capsys, tmp_path):
 
 
 def test_configs_give_different_files(capsys, tmp_path):
-    main(capsys, *LAB3, "--out", str(tmp_path))
-    main(capsys, *LAB3, "--seed", "2", "--out", str(tmp_path))
+    assert main(capsys, *LAB3, "--out", str(tmp_path))[0] == 0
+    assert main(capsys, *LAB3, "--seed", "2", "--out", str(tmp_path))[0] == 0
     files = snapshot(tmp_path)
     assert len(files) == 2 and len(set(files.values())) == 2
 
@@ -84,6 +84,7 @@ def test_svg_and_csv(capsys, tmp_path):
     code, out, _ = main(capsys, *LAB3, "--out", str(tmp_path), "--format", "svg", "--what", "head:1")
     assert code == 0 and "학교에" in Path(out.strip()).read_text(encoding="utf-8")
     code, out, _ = main(capsys, *LAB3, "--out", str(tmp_path), "--format", "csv")
+    assert code == 0
     lines = Path(out.strip()).read_text(encoding="utf-8").splitlines()
     assert lines[0] == "head,query_index,query,key_index,key,weight" and len(lines) == 1 + 2 * 16
 
@@ -149,5 +150,6 @@ def test_lang_sets_the_figure_labels(capsys, tmp_path):
     assert "쿼리" in svg and "시드 1" in svg and "나는" in svg and "query" not in svg
     code, out, _ = main(capsys, *LAB3, "--out", str(tmp_path / "en"), "--format", "svg",
                         "--what", "head:0", "--title")
+    assert code == 0
     svg = next((tmp_path / "en").iterdir()).read_text("utf-8")
     assert "query" in svg and "seed 1" in svg and "쿼리" not in svg and "나는" in svg

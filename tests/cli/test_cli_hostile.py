@@ -87,7 +87,9 @@ def test_the_svg_of_a_sentence_full_of_xml_specials_is_valid_xml(tmp_path):
     done = run("export", "--out", str(tmp_path), "--format", "svg", "--what", "all", "--title",
                "--tokens", "<a> &amp; \"q\" 'p' ]]> <!-- 😀 \u200d é\u0301 ﷽")
     assert done.returncode == 0, done.stderr
-    for path in tmp_path.glob("*.svg"):
+    written = sorted(tmp_path.glob("*.svg"))
+    assert written == sorted(Path(line) for line in done.stdout.splitlines()) and written
+    for path in written:
         xml.dom.minidom.parse(str(path))  # raises on invalid XML
 
 

@@ -45,11 +45,10 @@ def test_list_names_the_builtin_lessons(capsys):
         "attention", "transformer-block", "decoding"]
 
 
-def test_check_good_and_bad_files(capsys, tmp_path):
-    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
-    good.write_text(DECK, encoding="utf-8")
-    bad.write_text(DECK.replace('preset = "course-lab3"', 'preset = "x"')
-                   .replace('text.ko = "Q, K, V"', ""), encoding="utf-8")
+def test_check_good_and_bad_files(capsys, lesson_file):
+    good = lesson_file(DECK, name="good.toml")
+    bad = lesson_file(DECK.replace('preset = "course-lab3"', 'preset = "x"')
+                      .replace('text.ko = "Q, K, V"', ""), name="bad.toml")
     code, out, err = run(capsys, "lesson", "--check", str(good))
     assert code == 0 and out.strip() == f"{good}: ok (3 steps)"
     code, out, err = run(capsys, "lesson", "--check", str(good), str(bad))
@@ -60,17 +59,15 @@ def test_check_good_and_bad_files(capsys, tmp_path):
     assert f"{bad}:14: step 2: missing text: text.ko" in problems[1]
 
 
-def test_window_refuses_a_bad_lesson_before_opening(capsys, tmp_path):
-    bad = tmp_path / "bad.toml"
-    bad.write_text(DECK.replace('tab = "kv"', 'tab = "kv2"'), encoding="utf-8")
+def test_window_refuses_a_bad_lesson_before_opening(capsys, lesson_file):
+    bad = lesson_file(DECK.replace('tab = "kv"', 'tab = "kv2"'), name="bad.toml")
     code, out, err = run(capsys, "--lesson", str(bad))
     assert code == 2 and f"{bad}:19: step 3: unknown tab 'kv2'" in err
 
 
-def test_export_lesson_writes_one_decodable_figure_per_step(capsys, tmp_path, qapp):
+def test_export_lesson_writes_one_decodable_figure_per_step(capsys, tmp_path, lesson_file, qapp):
     from PySide6.QtGui import QImage
-    deck = tmp_path / "deck.toml"
-    deck.write_text(DECK, encoding="utf-8")
+    deck = lesson_file(DECK, name="deck.toml")
     out_dir = tmp_path / "out"
     code, out, err = run(capsys, "export", "--lesson", str(deck), "--out", str(out_dir))
     assert code == 0, err
@@ -98,7 +95,7 @@ def test_export_lesson_refusals_leave_nothing(capsys, tmp_path, args, message):
     assert not out_dir.exists()
 
 
-def test_a_deck_is_drawn_at_the_window_size_on_the_bare_offscreen_screen(tmp_path):
+def test_a_deck_is_drawn_at_the_window_size_on_the_bare_offscreen_screen(tmp_path, lesson_file):
     """The offscreen platform's own screen is 800 x 800 (the tests' conftest gives 1920 x 1080):
     the lesson window kept itself that small and every slide came out ~460 px wide."""
     import os
@@ -107,8 +104,7 @@ def test_a_deck_is_drawn_at_the_window_size_on_the_bare_offscreen_screen(tmp_pat
     from pathlib import Path
 
     from PySide6.QtGui import QImage
-    deck = tmp_path / "deck.toml"
-    deck.write_text(DECK, encoding="utf-8")
+    deck = lesson_file(DECK, name="deck.toml")
     env = {k: v for k, v in os.environ.items() if not k.startswith("QT_")}
     env.update(QT_QPA_PLATFORM="offscreen", ATTENTION_EXPLORER_SETTINGS_DIR=str(tmp_path),
                PYTHONPATH=str(Path(__file__).resolve().parents[2]))

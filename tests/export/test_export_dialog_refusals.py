@@ -10,8 +10,8 @@ from explorer.gui.window.exports.export_dialog import open_export_dialog
 
 
 @pytest.fixture
-def window(make_window):
-    return make_window(get_preset("course-lab3").config)
+def window_config():
+    return get_preset("course-lab3").config
 
 
 def test_empty_folder_is_refused_not_the_working_directory(qtbot, window, tmp_path, monkeypatch):

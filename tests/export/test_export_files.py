@@ -127,7 +127,10 @@ def test_failure_while_committing_removes_new_files(tmp_path, monkeypatch):
 
 
 def test_no_hard_links_falls_back_to_rename(tmp_path, monkeypatch):
+    refused = []
+
     def no_link(src, dst):
+        refused.append(dst)
         raise OSError(errno.EPERM, "Operation not permitted")
 
     monkeypatch.setattr(files.os, "link", no_link)
@@ -136,16 +139,21 @@ def test_no_hard_links_falls_back_to_rename(tmp_path, monkeypatch):
     paths = write_files(tmp_path, [("b.png", b"new")], on_exists="suffix")
     assert paths[0].name == "b_2.png"
     assert listing(tmp_path) == ["a.png", "b.png", "b_2.png"]
+    assert len(refused) == 2  # both were written by the fallback, not by a link
 
 
 def test_a_folder_that_refuses_chmod_still_gets_the_file_and_no_temporary(tmp_path, monkeypatch):
     """vfat USB sticks and some network shares answer chmod with EPERM: the mode is cosmetic."""
+    refused = []
+
     def no_chmod(path, mode):
+        refused.append(path)
         raise PermissionError(errno.EPERM, "Operation not permitted")
 
     monkeypatch.setattr(files.os, "chmod", no_chmod)
     assert write_file(tmp_path / "a.png", b"x").read_bytes() == b"x"
     assert listing(tmp_path) == ["a.png"]
+    assert refused  # the chmod was tried (and refused)
 
 
 def test_an_interrupt_while_staging_leaves_nothing_behind(tmp_path, monkeypatch):

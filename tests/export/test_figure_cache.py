@@ -25,8 +25,13 @@ LAB3 = get_preset("course-lab3").config
 
 
 @pytest.fixture
-def window(make_window):
-    return make_window(LAB3, size=(1200, 800))
+def window_config():
+    return LAB3
+
+
+@pytest.fixture
+def window_size():
+    return (1200, 800)
 
 
 def fresh_bytes(window, spec, options):
