@@ -7,7 +7,7 @@ something around it.
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from explorer.core import AttentionConfig, ConfigError, run_kv_cache, validate
@@ -59,8 +59,7 @@ def test_an_over_long_token_is_refused_and_a_long_one_is_fine():
 @settings(max_examples=60, deadline=None)
 def test_any_printable_sentence_computes_finite_numbers(tokens):
     tokens = [t for t in tokens if t.split() == [t] and "\ufffe" not in t and "\uffff" not in t]
-    if not tokens:
-        return
+    assume(tokens)  # not a silent pass: hypothesis fails the test if it can draw none
     trace = run_kv_cache(AttentionConfig(tokens=tuple(tokens)))
     assert np.isfinite(trace.full.weights).all()
 

@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 from explorer.core import AttentionConfig, forward, run_kv_cache
 from explorer.core.kv_cache import KVCache
 
+from attention_rounding import rule
+from numeric import assert_close
+
 
 @st.composite
 def configs(draw):
@@ -42,21 +45,20 @@ def recompute_step_flops(t, d):
 def test_every_step_equals_the_full_causal_pass(config):
     trace = run_kv_cache(config)
     full = forward(config.replace(causal=True))  # computed here, not trace.full
-    n, d = config.n_tokens, config.d_model
-    tol = 1e-10 if config.dtype == "float64" else 1e-4
-    scale = max(1.0, float(np.abs(full.output).max()))
+    n = config.n_tokens
     assert len(trace.steps) == n
     assert trace.config.causal
     for t, step in enumerate(trace.steps):
         assert (step.step, step.token, step.cached) == (t, config.tokens[t], t + 1)
-        np.testing.assert_allclose(step.output, full.output[t], rtol=0, atol=tol * scale)
-        np.testing.assert_allclose(step.weights, full.weights[:, t, :t + 1], rtol=0, atol=tol)
-        np.testing.assert_allclose(step.q, full.qh[:, t], rtol=0, atol=tol * scale)
+        assert_close(step.output, full.output[t], **rule(config, full, "output"))
+        assert_close(step.weights, full.weights[:, t, :t + 1], **rule(config, full, "weights"))
+        assert_close(step.q, full.qh[:, t], **rule(config, full, "qh"))
         keys, values = trace.cache_at(t)
         assert keys.shape == values.shape == (config.n_heads, t + 1, config.d_head)
-        np.testing.assert_allclose(keys, full.kh[:, :t + 1], rtol=0, atol=tol * scale)
-        np.testing.assert_allclose(values, full.vh[:, :t + 1], rtol=0, atol=tol * scale)
-        assert 0.0 <= step.max_diff <= tol * scale
+        assert_close(keys, full.kh[:, :t + 1], **rule(config, full, "kh"))
+        assert_close(values, full.vh[:, :t + 1], **rule(config, full, "vh"))
+        assert step.max_diff >= 0.0
+        assert_close(step.max_diff, 0.0, dtype=config.dtype, **rule(config, full, "output"))
         assert np.isfinite(step.weights).all() and np.isfinite(step.output).all()
 
 
@@ -84,7 +86,8 @@ def test_course_sentence_trace():
     assert [s.cache_bytes for s in trace.steps] == [128, 256, 384, 512]  # 2 * t * 8 * 8 bytes
     assert trace.steps[0].weights.shape == (2, 1)
     np.testing.assert_array_equal(trace.steps[0].weights, 1.0)  # one key: all the weight
-    assert max(s.max_diff for s in trace.steps) < 1e-12
+    assert_close([s.max_diff for s in trace.steps], 0.0, dtype="float64",
+                 **rule(trace.config, trace.full, "output"))
     assert set(trace.steps[0].to_dict()) >= {
         "step", "token", "cached", "cache_bytes", "flops_cached", "flops_recompute", "max_diff"}
 

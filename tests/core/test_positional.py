@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from explorer.core import AttentionConfig, forward, offset_map, similarity, sinusoidal_table
 
+from numeric import assert_close
+
 
 def formula(pos, col, d):
     """Vaswani et al.: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(same)."""
@@ -21,7 +23,8 @@ def test_table_matches_the_formula(n, d):
     pe = sinusoidal_table(n, d)
     assert pe.shape == (n, d)
     expected = np.array([[formula(p, c, d) for c in range(d)] for p in range(n)]).reshape(n, d)
-    np.testing.assert_allclose(pe, expected, rtol=0, atol=1e-12)
+    # sin of an angle up to n − 1 radians, computed two ways: off by eps·|angle|
+    assert_close(pe, expected, scale=n - 1)
 
 
 @settings(max_examples=50, deadline=None, database=None)
@@ -40,8 +43,9 @@ def test_offset_map_shifts_position_for_even_d(d, pos, k):
     pe = np.array([formula(p, c, d) for p in (pos, pos + k) for c in range(d)]).reshape(2, d)
     m = offset_map(d, k)
     assert m.shape == (d, d)
-    np.testing.assert_allclose(pe[0] @ m, pe[1], rtol=0, atol=1e-9)
-    np.testing.assert_allclose(m @ m.T, np.eye(d), atol=1e-12)  # a rotation: length kept
+    # angles up to pos + |k| (the formula's) and |k| (the map's), then a d-term product
+    assert_close(pe[0] @ m, pe[1], reduction=d, scale=pos + abs(k))
+    assert_close(m @ m.T, np.eye(d), reduction=d)  # a rotation: length kept
 
 
 @settings(max_examples=50, deadline=None, database=None)
@@ -51,27 +55,29 @@ def test_offset_map_for_odd_d_covers_all_but_the_lone_sine(d, pos, k):
     sine with no cosine partner, so no linear map can shift it — offset_map leaves it as is."""
     pe = np.array([formula(p, c, d) for p in (pos, pos + k) for c in range(d)]).reshape(2, d)
     shifted = pe[0] @ offset_map(d, k)
-    np.testing.assert_allclose(shifted[:-1], pe[1, :-1], rtol=0, atol=1e-9)
-    assert shifted[-1] == pytest.approx(pe[0, -1])  # identity on the lone column
+    assert_close(shifted[:-1], pe[1, :-1], reduction=d, scale=pos + k)
+    assert shifted[-1] == pe[0, -1]  # identity on the lone column: exact (one 1, zeros elsewhere)
 
 
 @pytest.mark.parametrize("d", [2, 8, 64])
 def test_similarity_depends_only_on_the_distance_for_even_d(d):
-    sim = similarity(sinusoidal_table(12, d))
-    np.testing.assert_allclose(sim, sim.T, atol=1e-12)
-    for offset in range(12):
+    n = 12
+    sim = similarity(sinusoidal_table(n, d))
+    assert_close(sim, sim.T, reduction=d)  # d-term dot products; |sim| ≤ d / 2
+    for offset in range(n):
         diagonal = np.diagonal(sim, offset)
-        np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-9)
-    np.testing.assert_allclose(np.diagonal(sim), d / 2, atol=1e-9)  # sin^2 + cos^2 per pair
+        # each term off by eps·|angle| (angles up to n − 1), d terms summed
+        assert_close(diagonal, diagonal[0], reduction=d, scale=max(d / 2, n - 1))
+    assert_close(np.diagonal(sim), d / 2, reduction=d)  # sin^2 + cos^2 per pair
 
 
 def test_positional_adds_the_table_to_x():
     plain = forward(AttentionConfig())
     with_pe = forward(AttentionConfig(positional=True))
     assert plain.pe is None
-    np.testing.assert_allclose(with_pe.pe, sinusoidal_table(4, 8))
+    np.testing.assert_array_equal(with_pe.pe, sinusoidal_table(4, 8))  # the same table
     np.testing.assert_array_equal(with_pe.x, plain.x)
-    np.testing.assert_allclose(with_pe.x_in, plain.x + with_pe.pe, atol=0)
+    np.testing.assert_array_equal(with_pe.x_in, plain.x + with_pe.pe)  # the same one addition
 
 
 def test_table_is_read_only():

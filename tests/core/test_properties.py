@@ -7,11 +7,13 @@ the core's helpers.
 import math
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.core import AttentionConfig, forward
+
+from attention_rounding import score_size
+from numeric import assert_close
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, database=None)
 
@@ -62,7 +64,8 @@ def test_rows_sum_to_one_and_masked_cells_are_exactly_zero(config):
     np.testing.assert_array_equal(r.mask, allowed)
     np.testing.assert_array_equal(r.empty_rows, empty)
     sums = r.weights.sum(axis=-1)  # (h, n)
-    np.testing.assert_allclose(sums[:, ~empty], 1.0, rtol=0, atol=1e-12)
+    # the softmax's normaliser and this sum: n terms each; the scores' size cancels out
+    assert_close(sums[:, ~empty], 1.0, reduction=2 * config.n_tokens, scale=1.0)
     assert np.all(sums[:, empty] == 0.0)
     assert np.all(r.weights[:, ~allowed] == 0.0)  # exactly 0, not tiny
     assert np.all(r.weights >= 0.0)
@@ -84,8 +87,10 @@ def test_weights_are_the_masked_softmax_of_the_scores(config):
     r = forward(config)
     allowed = expected_allowed(config)
     expected_scores = r.raw_scores / math.sqrt(config.d_head) if config.scaled else r.raw_scores
-    np.testing.assert_allclose(r.scores, expected_scores, rtol=1e-14, atol=0)
-    np.testing.assert_allclose(r.weights, softmax_rows(r.scores, allowed), rtol=1e-10, atol=1e-14)
+    assert_close(r.scores, expected_scores)  # one division each
+    # the same scores on both sides: exp(s - max) is off by eps·|s|, the normaliser sums n terms
+    assert_close(r.weights, softmax_rows(r.scores, allowed), reduction=config.n_tokens,
+                 scale=score_size(config, r))
 
 
 @PROPERTY_SETTINGS
@@ -95,14 +100,15 @@ def test_scaling_off_is_scaling_on_times_sqrt_d_head(config):
     off = forward(config.replace(scaled=False))
     root = math.sqrt(config.d_head)
     np.testing.assert_array_equal(off.raw_scores, on.raw_scores)
-    np.testing.assert_allclose(off.scores, on.scores * root, rtol=1e-12, atol=1e-12)
+    assert_close(off.scores, on.scores * root)  # ÷ √d_head, then × √d_head
     allowed = expected_allowed(config)
-    np.testing.assert_allclose(off.weights, softmax_rows(on.scores * root, allowed),
-                               rtol=1e-10, atol=1e-14)
-    np.testing.assert_allclose(off.stats.scaled_variance, on.stats.scaled_variance * root**2,
-                               rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(off.stats.raw_variance, off.stats.scaled_variance,
-                               rtol=1e-12, atol=1e-12)
+    assert_close(off.weights, softmax_rows(on.scores * root, allowed), reduction=config.n_tokens,
+                 scale=score_size(config.replace(scaled=False), off))
+    # a variance sums over every allowed cell of a head: up to n² terms of the size of a score²
+    cells, squares = config.n_tokens ** 2, score_size(config.replace(scaled=False), off) ** 2
+    assert_close(off.stats.scaled_variance, on.stats.scaled_variance * root**2, reduction=cells,
+                 scale=squares)
+    assert_close(off.stats.raw_variance, off.stats.scaled_variance, reduction=cells, scale=squares)
 
 
 @PROPERTY_SETTINGS
@@ -133,7 +139,6 @@ def test_toggles_do_not_change_the_projections(config, dtype):
 def test_head_stats_match_their_definitions(config):
     r = forward(config)
     allowed = expected_allowed(config)
-    rel, tiny = (1e-9, 1e-12) if config.dtype == "float64" else (1e-4, 1e-5)
     for name in ("entropy", "argmax", "max_weight", "raw_variance", "scaled_variance"):
         assert np.isfinite(getattr(r.stats, name)).all(), name
     for h in range(config.n_heads):
@@ -141,12 +146,16 @@ def test_head_stats_match_their_definitions(config):
         cells_scaled = r.scores[h][allowed].astype(np.float64)
         expected_raw = cells_raw.var() if cells_raw.size else 0.0
         expected_scaled = cells_scaled.var() if cells_scaled.size else 0.0
-        assert r.stats.raw_variance[h] == pytest.approx(expected_raw, rel=rel, abs=tiny)
-        assert r.stats.scaled_variance[h] == pytest.approx(expected_scaled, rel=rel, abs=tiny)
+        # the same cells, the variance's sums (one term per cell, of a score's square) in dtype
+        for got, want, cells in ((r.stats.raw_variance[h], expected_raw, cells_raw),
+                                 (r.stats.scaled_variance[h], expected_scaled, cells_scaled)):
+            squares = float(np.square(cells).max(initial=0.0))
+            assert_close(got, want, dtype=config.dtype, reduction=cells.size, scale=squares)
         for i in range(config.n_tokens):
             row = r.weights[h, i].astype(np.float64)
             p = row[row > 0]
             entropy = float(-(p * np.log(p)).sum()) if p.size else 0.0
-            assert r.stats.entropy[h, i] == pytest.approx(entropy, rel=rel, abs=tiny)
+            # the same weights: log, product and a sum over n keys in dtype
+            assert_close(r.stats.entropy[h, i], entropy, dtype=config.dtype, reduction=config.n_tokens)
             assert r.stats.max_weight[h, i] == r.weights[h, i].max()
     assert not np.signbit(r.stats.entropy).any()  # no -0.0 for certain rows

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from explorer.core.user_files import UserFileError, check_regular, read_user_file
+from explorer.core.user_files import UserFileError, read_user_file
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
 

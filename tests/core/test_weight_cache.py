@@ -5,6 +5,8 @@ import numpy as np
 from explorer.core import AttentionConfig, forward, model_input
 from explorer.core.weights import draw_weights
 
+from numeric import assert_close
+
 
 def test_toggles_reuse_the_same_draw():
     config = AttentionConfig(tokens=tuple("abcdef"), d_model=16, n_heads=4, seed=77)
@@ -33,7 +35,7 @@ def test_changing_the_init_gives_other_weights_from_the_same_stream():
     unit, _, _ = model_input(AttentionConfig(seed=8, init="unit"))
     assert unit is not course
     np.testing.assert_array_equal(unit.x, course.x)
-    np.testing.assert_allclose(unit.w_q, course.w_q / 0.5 / np.sqrt(8), rtol=1e-15)
+    assert_close(unit.w_q, course.w_q / 0.5 / np.sqrt(8))  # × 1/√8 against ÷ √8: one rounding
 
 
 def test_new_seed_or_size_redraws():

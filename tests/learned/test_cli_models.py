@@ -8,6 +8,9 @@ import pytest
 from explorer.cli import main
 from explorer.core.learned import MODELS
 
+from model_rounding import llama_logits_size, logits_reduction
+from numeric import assert_close
+
 
 def run_cli(capsys, *args):
     code = main(list(args))
@@ -55,7 +58,10 @@ def test_dump_layer_generate_and_kv(smollm2, capsys):
     assert (len(doc["weights"]), len(doc["weights"][0])) == (9, n)  # (heads, n, n)
     assert [g["token"] for g in doc["generated"]][0] == "▁Paris"
     assert all(len(g["top5"]) == 5 for g in doc["generated"])
-    assert len(doc["kv"]) == n + 2 and all(s["max_diff"] < 1e-4 for s in doc["kv"])
+    ids = doc["ids"] + [g["id"] for g in doc["generated"]]  # max_diff: of the logits (the larger) and the rows
+    assert len(doc["kv"]) == n + 2
+    assert_close([s["max_diff"] for s in doc["kv"]], 0.0, dtype="float32",
+                 reduction=logits_reduction(smollm2, len(ids)), scale=llama_logits_size(smollm2, ids))
     cache = doc["kv_cache"]
     assert cache["positions"] == n + 2 and cache["bytes"] == 2 * 30 * 3 * (n + 2) * 64 * 4
     assert (len(cache["keys"]), len(cache["keys"][0]), len(cache["keys"][0][0])) == (3, n + 2, 64)

@@ -1,7 +1,6 @@
 """The Qt-free model source: analyses, one layer as the grid's picture, and LearnedState's runner rules."""
 
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -9,6 +8,9 @@ import pytest
 from explorer.app.learned import analyse, layer_picture, sequence_tokens
 from explorer.app.learned_state import RANDOM, LearnedState
 from explorer.core.learned import find_repeat
+
+from model_rounding import llama_logits_size, logits_reduction
+from numeric import assert_close
 
 
 def test_a_layer_picture_is_that_layer_of_the_analysis(minilm):
@@ -30,7 +32,7 @@ def test_the_decoder_picture_is_causal(smollm2):
     p = layer_picture(a, 0)
     n = a.n_tokens
     np.testing.assert_array_equal(p.mask, np.tril(np.ones((n, n), bool)))
-    assert np.abs(p.weights[:, ~p.mask]).max() < 1e-6  # nothing above the diagonal
+    assert np.all(p.weights[:, ~p.mask] == 0)  # nothing above the diagonal: -inf scores, exactly 0
     assert "cannot look ahead" in p.describe_cell(0, 0, n - 1)
 
 
@@ -49,12 +51,36 @@ def test_random_tokens_repeated_light_up_an_induction_head(smollm2):
     assert induction.size and induction.max() >= 0.7
 
 
+class RunnerThreadPoster:
+    """post_to_main without an event loop: each hand-over runs at once, on the runner thread (as
+    without a GUI), and then wakes whoever waits for a state to become idle."""
+
+    def __init__(self):
+        self.handed_over = threading.Condition()
+
+    def __call__(self, hand_over):
+        try:
+            hand_over()
+        finally:
+            with self.handed_over:
+                self.handed_over.notify_all()
+
+    def wait_idle(self, state, timeout: float = 30) -> None:
+        """Until the newest result has been handed over. A state turns idle only in a hand-over
+        (a job that ran always posts one), so the wake-up after it cannot be missed."""
+        with self.handed_over:
+            assert self.handed_over.wait_for(state.is_idle, timeout), "the learned runner never became idle"
+
+
+POSTER = RunnerThreadPoster()
+
+
 @pytest.fixture(autouse=True)
 def _deliver_on_the_runner_thread(monkeypatch):
     """No event loop here: results are handed over at once (as without a GUI), even when a GUI
     test in the same session has installed the Qt poster."""
     from explorer.app import dispatch
-    monkeypatch.setattr(dispatch, "_poster", None)
+    monkeypatch.setattr(dispatch, "_poster", POSTER)
 
 
 class FakeJob:
@@ -77,10 +103,7 @@ class FakeJob:
 
 def wait(state):
     """Until the newest result has been handed over (here, on the runner thread: no Qt)."""
-    deadline = time.monotonic() + 30
-    while not state.is_idle():
-        assert time.monotonic() < deadline, "the learned runner never became idle"
-        time.sleep(0.005)
+    POSTER.wait_idle(state)
 
 
 def test_a_second_model_chosen_during_a_load_wins(minilm, e5):
@@ -167,7 +190,10 @@ def test_switching_heads_off_measures_the_effect_on_the_real_model(smollm2):
         wait(state)
         effect = effects[-1]
         assert effect["heads"] == ((best.layer, best.head),) and effect["heads_off"] == 1
-        assert effect["loss"] == pytest.approx(state.analysis.loss, abs=1e-5)  # the same text
+        ids = state.analysis.ids  # the same text: the same loss, up to a mean cross-entropy's rounding
+        assert_close(effect["loss"], state.analysis.loss, dtype="float32",
+                     reduction=logits_reduction(smollm2, len(ids)) + smollm2.weights.embed.shape[0],
+                     scale=llama_logits_size(smollm2, ids))
         assert effect["loss_pruned"] != effect["loss"]
         from explorer.app.learned import effect_text
         assert effect_text(effect).startswith(f"1 head off (L{best.layer}H{best.head}): loss ")

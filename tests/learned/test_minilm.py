@@ -1,10 +1,12 @@
 """MiniLM-L6: our BERT forward against transformers' BertModel, loaded from the package's own folder."""
 
-import numpy as np
 import pytest
 
 from explorer.core.learned import score_heads, weights_path
 from explorer.core.learned.analysis import run, tokenize
+
+from model_rounding import model_reduction
+from numeric import assert_close
 
 SENTENCES = ["The cat sat on the mat.", "Attention is all you need, they said in 2017!",
              "나는 학교에 버스로 갔다", "Seoul 서울 is big"]
@@ -34,8 +36,9 @@ def test_attention_equals_transformers_bert(minilm, bert_oracle, text):
         theirs = bert_oracle(torch.tensor([tokens.ids]), output_attentions=True)
     expected = torch.stack(theirs.attentions)[:, 0].numpy()  # (layers, heads, n, n)
     assert ours.attentions.shape == expected.shape == (6, 12, len(tokens.ids), len(tokens.ids))
-    np.testing.assert_allclose(ours.attentions, expected, atol=1e-4, rtol=0)
-    np.testing.assert_allclose(ours.hidden, theirs.last_hidden_state[0].numpy(), atol=1e-4, rtol=0)
+    n = len(tokens.ids)
+    assert_close(ours.attentions, expected, reduction=model_reduction(minilm, n))
+    assert_close(ours.hidden, theirs.last_hidden_state[0].numpy(), reduction=model_reduction(minilm, n))
 
 
 def test_korean_pieces_are_readable(minilm):
@@ -66,6 +69,6 @@ def test_pruned_heads_equal_bert_with_their_output_columns_zeroed(minilm, bert_o
         for layer, head in off:
             oracle.encoder.layer[layer].attention.output.dense.weight[:, head * 32:(head + 1) * 32] = 0
         theirs = oracle(torch.tensor([tokens.ids])).last_hidden_state[0].numpy()
-    np.testing.assert_allclose(ours.hidden, theirs, atol=1e-4, rtol=0)
+    assert_close(ours.hidden, theirs, reduction=model_reduction(minilm, len(tokens.ids)))
     effect = prune_effect(minilm, tokens, mask_without(minilm, off))
     assert effect["heads_off"] == 3 and 0 < effect["sentence_cosine"] < 1

@@ -1,5 +1,5 @@
 """What the tests of the trained model as a model source share: a tiny config trained in seconds,
-a window that forgets the trained source before and after, and the steps that drive it."""
+the shared window with the trained source forgotten before and after, and the steps that drive it."""
 
 from __future__ import annotations
 
@@ -13,11 +13,18 @@ WAIT_MS = 60_000
 
 
 @pytest.fixture
-def window(make_window, qtbot):
+def no_trained_model():
+    """No trained model registered when the test starts, none left behind (the registry is
+    process-wide)."""
     forget_trained()
-    w = make_window()
-    yield w
+    yield
     forget_trained()
+
+
+@pytest.fixture
+def window(no_trained_model, window):
+    """The shared `window` (tests/conftest.py), opened with no trained model registered."""
+    return window
 
 
 def settle(qtbot, window):
