@@ -11,6 +11,7 @@ from explorer.gui.heads.grid import HeadsGrid
 from explorer.gui.kv.panel import KVPanel
 from explorer.gui.pe.panel import PEPanel
 from explorer.gui.topics.widgets import MatrixPlot
+from qt_settle import painted
 
 ONE = AttentionConfig(tokens=("안녕",), d_model=8, n_heads=2, seed=1)
 
@@ -26,7 +27,7 @@ def _shown(qtbot, widget):
     widget.resize(900, 700)
     widget.show()
     qtbot.waitExposed(widget)
-    qtbot.wait(20)
+    painted(widget)  # laid out (the axes' ranges, hence any SI prefix, are set) and painted
 
 
 def test_heads_grid_axis_titles_have_no_si_prefix(qtbot):

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from explorer.core import AttentionConfig, forward
-from explorer.gui.heads.grid import HeadsGrid
 from explorer.gui.plotting.token_axis import TokenAxis
+from qt_settle import run_posted_events
 
 
 def _result(seed: int, entropy: float | None = None, n: int = 32, heads: int = 8):
@@ -30,17 +30,12 @@ def _result(seed: int, entropy: float | None = None, n: int = 32, heads: int = 8
 
 
 @pytest.fixture
-def grid(qtbot):
-    widget = HeadsGrid()
-    qtbot.addWidget(widget)
-    widget.resize(1200, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+def grid_size():
+    return (1200, 800)
 
 
 def _painted(qtbot, grid) -> None:
-    qtbot.wait(5)
+    run_posted_events()  # the layout passes the update asked for
     grid.graphics_view().grab()  # paints every axis that must repaint
 
 
@@ -97,8 +92,7 @@ def _painted_factors(grid, qtbot, head=0):
 
     type(panel.image).pool_factors = spy
     try:
-        grid.graphics_view().viewport().repaint()
-        qtbot.wait(5)
+        grid.graphics_view().viewport().repaint()  # synchronous: the spy has seen the paint
     finally:
         type(panel.image).pool_factors = original
     return seen[-1]

@@ -8,7 +8,8 @@ from PySide6.QtGui import QColor, QImage
 from explorer.core import PRESETS, AttentionConfig, forward
 from explorer.gui.plotting.cell_text_item import CellTextItem
 from explorer.gui.plotting.colormaps import COLORMAPS, dark_text_mask, get_colormap
-from explorer.gui.heads.grid import MAX_GRID_HEADS, HeadsGrid, choose_columns
+from explorer.gui.heads.grid import MAX_GRID_HEADS, choose_columns
+from qt_settle import painted, run_posted_events
 
 WORDS = "the cat that the dog chased ran up the old tree and sat there on a mat".split()
 
@@ -20,22 +21,12 @@ def make_result(n_tokens=4, n_heads=2, causal=False, padding=(), seed=1, tokens=
 
 
 @pytest.fixture
-def grid(qtbot):
-    widget = HeadsGrid()
-    qtbot.addWidget(widget)
-    widget.resize(1000, 700)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
-
-
-@pytest.fixture
 def lab3():
     return forward(PRESETS["course-lab3"].config)
 
 
 def settle(qtbot, widget):
-    qtbot.wait(1)  # let pyqtgraph lay out and paint
+    painted(widget)  # pyqtgraph lays out (posted events) and paints, now
 
 
 def pixel_at(image: QImage, widget, view, scene_pos: QPointF) -> QColor:
@@ -107,15 +98,46 @@ def test_choose_columns_follows_the_aspect():
     assert choose_columns(4, 1000, 1000) == 2
 
 
-def test_set_result_never_computes(grid, monkeypatch, lab3):
-    import explorer.core
-    import explorer.core.attention
+def _count_core_computes(monkeypatch) -> list[str]:
+    """Count every call of the core's compute functions, wherever a module looks them up.
 
-    def forbidden(*args, **kwargs):
-        raise AssertionError("the view must not compute attention")
-    monkeypatch.setattr(explorer.core, "forward", forbidden)
-    monkeypatch.setattr(explorer.core.attention, "forward", forbidden)
+    `from ...core import forward` binds the function in the importing module, so patching
+    explorer.core.forward alone would miss it: each function is replaced by a counting wrapper
+    under every name that holds it in every loaded explorer module (the grid's included)."""
+    import sys
+
+    from explorer.core import attention, kv_cache, masks, numpy_ops, positional, stats
+    computes = [attention.forward, attention.model_input, numpy_ops.self_attention,
+                numpy_ops.attend, masks.masked_softmax, stats.head_stats, kv_cache.run_kv_cache,
+                positional.sinusoidal_table, positional.similarity, positional.offset_map]
+    calls: list[str] = []
+
+    def counting(function):
+        def wrapper(*args, **kwargs):
+            calls.append(function.__name__)
+            return function(*args, **kwargs)
+        return wrapper
+
+    wrappers = {id(f): counting(f) for f in computes}  # (computes keeps the ids alive)
+    for module in [m for name, m in sys.modules.items() if name.startswith("explorer")]:
+        for name, value in list(vars(module).items()):
+            if id(value) in wrappers:
+                monkeypatch.setattr(module, name, wrappers[id(value)])
+    return calls
+
+
+def test_set_result_never_computes(grid, qtbot, monkeypatch, lab3):
+    other = make_result(6, 4, causal=True)  # computed here, before the counting starts
+    calls = _count_core_computes(monkeypatch)
     grid.set_result(lab3)
+    grid.set_result(other)  # a new shape: the grid rebuilds its panels
+    settle(qtbot, grid)  # laid out and painted
+    grid.set_focus_head(1)
+    grid.hover_text(1, 0, 1)
+    assert calls == [], f"the heads grid computed: {calls}"
+    import explorer.core
+    explorer.core.forward(lab3.config)  # the counter sees a compute looked up where code looks
+    assert {"forward", "self_attention", "attend", "masked_softmax", "head_stats"} <= set(calls)
 
 
 # -- axes ------------------------------------------------------------------------------------
@@ -188,7 +210,8 @@ def test_fully_masked_rows_are_marked(grid):
     marks = grid.panel(0).empty_rows.path()
     assert not marks.isEmpty()
     bounds = marks.boundingRect()
-    assert bounds.top() == pytest.approx(-0.5) and bounds.height() == pytest.approx(1.0)
+    # exact: the marks run along the half-integer cell edges (no rounding anywhere)
+    assert (bounds.top(), bounds.height()) == (-0.5, 1.0)
     assert "every key is masked" in grid.hover_text(0, 0, 1)
 
 
@@ -412,7 +435,7 @@ def test_two_thousand_results_in_one_process(grid, qtbot):
             grid.set_presentation(i % 200 == 0)
             assert not grid.grab().isNull()
         elif i % 5 == 0:
-            qtbot.wait(0)  # let it paint
+            run_posted_events(rounds=1)  # one turn of the event loop: it paints
     assert np.array_equal(grid.head_image(0), result.weights[0])
 
 

@@ -89,11 +89,6 @@ def test_the_app_starts_and_quits_with_a_fifo_or_device_as_settings(tmp_path, ki
     assert os.path.lexists(path) and not path.is_file()
 
 
-@pytest.fixture
-def window(make_window):
-    return make_window()
-
-
 @pytest.mark.parametrize("text", [f"a{c}b cd" for c in SOME_CONTROLS if c < "\ud800"]
                          + ["x" * 101, " ".join(["w"] * 1025)])
 def test_a_hostile_sentence_in_the_window_is_refused_with_a_message(qtbot, window, text):

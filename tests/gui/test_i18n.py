@@ -21,6 +21,7 @@ from explorer.gui.topics import TOPICS, TopicsController
 from explorer.app.topic_settings import DEFAULT_ENCODER_TEXT
 from explorer.gui.window.language import set_window_language
 from i18n_support import english_words, shown_texts, untranslated
+from qt_settle import run_posted_events
 
 WAIT_MS = 60_000
 TIMING = re.compile(r"\d ms\b")  # the info strip's compute time changes with every recompute
@@ -35,7 +36,7 @@ def settle(qtbot, window) -> None:
     controller = window.findChild(TopicsController)
     for view in controller.views.values():
         qtbot.waitUntil(lambda v=view: not v.runner.is_busy(), timeout=WAIT_MS)
-    qtbot.wait(30)
+    run_posted_events()  # the texts a finished compute or a retranslation posts
 
 
 def open_everything(window, qtbot) -> None:
@@ -118,7 +119,8 @@ def test_a_pretrained_decoder_in_korean_source_overview_generation(qtbot, make_w
     found, tabs = [], []
     for i in range(window.tabs.count()):
         window.tabs.setCurrentIndex(i)
-        qtbot.wait(30)
+        settle_learned()  # a tab shown for the first time may ask the model for its picture
+        settle(qtbot, window)  # (and delivers the texts it posts)
         tabs.append(window.tabs.tabText(i))
         found += [f"[{tabs[-1]}] {line}" for line in untranslated(window, tokens)]
     assert "모델 개요" in tabs and "생성 (디코더)" in tabs

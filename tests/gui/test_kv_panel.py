@@ -71,7 +71,8 @@ def check_step_matches_trace(panel, trace, t):
     assert view.filled_rows() == t + 1
     np.testing.assert_array_equal(view.k_item.image[:t + 1], concat_heads(keys))
     np.testing.assert_array_equal(view.v_item.image[:t + 1], concat_heads(values))
-    assert view.k_new.rect().center().y() == pytest.approx(t)  # the new row is outlined
+    # the new row is outlined; exact: its rectangle spans the half-integer edges t ± 0.5
+    assert view.k_new.rect().center().y() == t
     np.testing.assert_array_equal(view.q_item.image, step.q.reshape(1, -1))
     np.testing.assert_array_equal(view.w_item.image, step.weights)
     assert view.w_item.image.shape == (trace.config.n_heads, t + 1)
@@ -281,6 +282,8 @@ def test_closing_mid_play_stops_the_timer(panel, qtbot):
     panel.close()
     assert not panel.is_playing and not panel.timer.isActive()
     stopped_at = panel.step
+    # One of the two fixed waits left in tests/gui: it shows that NOTHING happens. At 120 steps
+    # a second a play still running would take a dozen steps in these 100 ms.
     qtbot.wait(100)
     assert panel.step == stopped_at
 

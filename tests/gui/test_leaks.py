@@ -18,6 +18,7 @@ from PySide6.QtGui import QPainter, QPixmap
 
 from explorer.core import AttentionConfig
 from explorer.gui.plotting.cell_text_item import shared_atlas
+from qt_settle import run_posted_events
 from window_support import settle
 
 
@@ -43,16 +44,26 @@ def test_the_binding_behaviour_these_bounds_are_about(qapp):
     """Documents the leak (6 per new device on PySide6 6.11.3). Not an assertion on PySide:
     a fixed binding gives 0 and the other tests still hold."""
     per_device = none_growth(paint_on_a_new_pixmap, 50)
-    assert per_device in (0, 6), per_device
+    # rounded: a thread another test left finishing may drop a None reference meanwhile (5.98
+    # was seen once); the binding's own count per device is a whole number
+    assert round(per_device) in (0, 6), per_device
 
 
 @pytest.fixture
-def window(qtbot, make_window):
-    w = make_window(AttentionConfig(tokens=tuple("abcdef"), d_model=8, n_heads=2))
-    w.state.view.show_values = "on"
-    w.resize(1200, 800)
-    settle(qtbot, w)
-    return w
+def window_config():
+    return AttentionConfig(tokens=tuple("abcdef"), d_model=8, n_heads=2)
+
+
+@pytest.fixture
+def window_size():
+    return (1200, 800)
+
+
+@pytest.fixture
+def values_on(qtbot, window):
+    """The shared window with every cell's value printed: the labels are what leaked."""
+    window.state.view.show_values = "on"
+    settle(qtbot, window)
 
 
 def test_one_atlas_per_font_size_and_ratio(qapp):
@@ -62,16 +73,18 @@ def test_one_atlas_per_font_size_and_ratio(qapp):
     assert shared_atlas(QFont("Noto Sans"), 12, 1.0) is not first
 
 
+@pytest.mark.usefixtures("values_on")
 def test_presentation_toggles_do_not_rebuild_label_pixmaps(qtbot, window):
     def toggle(_i):
         window.state.view.presentation = not window.state.view.presentation
-        qtbot.wait(1)
+        run_posted_events()  # the relayout it posted
         window.repaint()
 
     growth = none_growth(toggle, 10)
     assert growth < 300, f"{growth:.0f} None references per toggle (2,472 when each toggle rebuilt)"
 
 
+@pytest.mark.usefixtures("values_on")
 def test_copy_figure_does_not_rebuild_label_pixmaps(qtbot, window):
     from explorer.gui.window.exports.export_dialog import copy_figure
     growth = none_growth(lambda _i: copy_figure(window), 4)
@@ -80,6 +93,7 @@ def test_copy_figure_does_not_rebuild_label_pixmaps(qtbot, window):
     assert growth < 400, f"{growth:.0f} None references per copy"
 
 
+@pytest.mark.usefixtures("values_on")
 def test_topics_opened_again_and_again_leave_no_objects_behind(qtbot, window):
     controller = window.findChild(QObject, "topics_controller")
     keys = sorted(controller.actions)

@@ -7,6 +7,7 @@ from explorer.gui.heads.panel import HeadPanel
 from explorer.gui.plotting.colormaps import dark_text_mask
 from explorer.gui.plotting.matrix import MatrixHeatmap
 from explorer.gui.topics.widgets import MatrixPlot
+from qt_settle import painted
 
 
 def test_an_image_is_framed_on_its_cells_and_reframed_only_when_its_shape_changes(qtbot):
@@ -14,12 +15,13 @@ def test_an_image_is_framed_on_its_cells_and_reframed_only_when_its_shape_change
     assert heatmap.set_image(np.zeros((3, 5)), (0.0, 1.0))
     assert heatmap.image.boundingRect().size().toTuple() == (5.0, 3.0)
     view = heatmap.plot.getViewBox()
-    np.testing.assert_allclose(view.viewRange(), [[-0.5, 4.5], [-0.5, 2.5]])
+    # exact: the view is set to the half-integer cell edges, no padding (no rounding anywhere)
+    assert view.viewRange() == [[-0.5, 4.5], [-0.5, 2.5]]
     assert heatmap.cells_rect().getRect() == (-0.5, -0.5, 5, 3)
     assert not heatmap.set_image(np.ones((3, 5)), (0.0, 2.0))
     assert heatmap.image.levels.tolist() == [0.0, 2.0]
     assert heatmap.set_image(np.zeros((2, 2)), (0.0, 1.0))
-    np.testing.assert_allclose(view.viewRange(), [[-0.5, 1.5], [-0.5, 1.5]])
+    assert view.viewRange() == [[-0.5, 1.5], [-0.5, 1.5]]
 
 
 def test_one_contrast_rule_for_named_maps_and_any_levels(qtbot):
@@ -72,8 +74,7 @@ def test_topic_matrices_draw_values_the_heads_way(qtbot):
     assert plot.value_labels() == ["0.25", "2.00", "12.35"]
 
     def lightness_across(row, col):  # across cell (row, col) of the grabbed widget
-        qtbot.wait(50)
-        image = widget.grab().toImage()
+        image = painted(widget)  # laid out (the resize too) and painted now
         view = plot.plot.getViewBox()
         points = [view.mapViewToScene(pg.Point(col + dx, row)) for dx in np.linspace(-0.3, 0.3, 40)]
         return [image.pixelColor(widget.mapFromScene(p)).lightness() for p in points]

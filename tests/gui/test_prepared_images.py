@@ -12,7 +12,7 @@ from PySide6.QtGui import QImage
 import explorer.gui.plotting.heatmap_item as heatmap_item
 from explorer.app.compute import ComputeWorker
 from explorer.core import AttentionConfig, forward
-from explorer.gui.heads.grid import HeadsGrid
+from qt_settle import painted
 
 WORDS = ("나는", "학교에", "버스로", "갔다", "the", "cat", "sat", "on")
 
@@ -23,18 +23,13 @@ def make_result(n_tokens, n_heads=4, seed=1):
 
 
 @pytest.fixture
-def grid(qtbot):
-    widget = HeadsGrid()
-    qtbot.addWidget(widget)
-    widget.resize(900, 700)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+def grid_size():
+    """The shared `grid` fixture at 900 × 700: 600 tokens are more cells than pixels."""
+    return (900, 700)
 
 
 def paint(qtbot, grid) -> QImage:
-    qtbot.wait(1)
-    return grid.grab().toImage()
+    return painted(grid)  # laid out and painted now: no waiting
 
 
 def prepare_on_a_thread(grid, result) -> None:

@@ -22,6 +22,7 @@ from explorer.app.state import AppState
 from explorer.gui.topics import TOPICS, TopicsController
 from explorer.gui.topics.cross_view import CrossView
 from explorer.gui.topics.scaling_view import ScalingView
+from qt_settle import problems_left, run_posted_events
 
 # every layout check runs in the English and in the Korean UI (the Korean texts must fit too)
 pytestmark = pytest.mark.usefixtures("ui_language")
@@ -34,8 +35,13 @@ PAGE_BUDGET = LAPTOP_WIDTH - CONTROLS_WIDTH - 4   # what a tab page may need at 
 
 
 @pytest.fixture
-def window(make_window):
-    return make_window(get_preset("course-lab3").config, size=(1400, 900))
+def window_config():
+    return get_preset("course-lab3").config
+
+
+@pytest.fixture
+def window_size():
+    return (1400, 900)
 
 
 def open_every_view(qtbot, window) -> None:
@@ -48,7 +54,7 @@ def open_every_view(qtbot, window) -> None:
         view = controller.show_topic(topic.key)
         qtbot.waitUntil(window.state.is_idle, timeout=WAIT_MS)
         qtbot.waitUntil(lambda: not view.runner.is_busy(), timeout=WAIT_MS)
-        qtbot.wait(20)
+        run_posted_events()  # laid out: a view that needs more room has asked the window for it
 
 
 def test_window_can_be_a_1024_px_laptop_window_with_every_view_open(qtbot, window):
@@ -77,15 +83,18 @@ def test_kv_panel_transport_controls_wrap_when_narrow(qtbot):
     panel.resize(PAGE_BUDGET, 700)
     panel.show()
     qtbot.waitExposed(panel)
-    qtbot.wait(20)
     c = panel.controls
     boxes = [c.first_button, c.back_button, c.play_button, c.pause_button, c.forward_button,
              c.last_button, c.speed_spin, c.step_spin, c.head_combo, c.slider]
-    rects = [w.rect().translated(w.mapTo(panel, w.rect().topLeft())) for w in boxes]
-    for w, rect in zip(boxes, rects):
-        assert w.isVisible() and panel.rect().contains(rect), w
-    for i, a in enumerate(rects):  # wrapped rows, nothing drawn over anything else
-        assert not any(a.intersects(b) for b in rects[i + 1:])
+
+    def misplaced() -> list:
+        rects = [w.rect().translated(w.mapTo(panel, w.rect().topLeft())) for w in boxes]
+        found = [w for w, rect in zip(boxes, rects)
+                 if not (w.isVisible() and panel.rect().contains(rect))]
+        # wrapped rows, nothing drawn over anything else
+        return found + [(boxes[i], boxes[j]) for i, a in enumerate(rects)
+                        for j, b in enumerate(rects) if j > i and a.intersects(b)]
+    assert problems_left(qtbot, misplaced) == []  # once the wrapping layout has settled
 
 
 def test_kv_cache_plots_fit_a_narrow_view(qtbot):
@@ -96,12 +105,14 @@ def test_kv_cache_plots_fit_a_narrow_view(qtbot):
     panel.resize(PAGE_BUDGET, 700)
     panel.show()
     qtbot.waitExposed(panel)
-    qtbot.wait(20)
     view = panel.cache_view
-    needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
-    assert needed <= view.viewport().width()
-    for plot in (view.k_plot, view.v_plot, view.w_plot):  # titles fit over their plots
-        assert plot.titleLabel.item.boundingRect().width() <= plot.width()
+
+    def cut() -> list:
+        needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+        found = [] if needed <= view.viewport().width() else [(needed, view.viewport().width())]
+        return found + [plot.titleLabel.text for plot in (view.k_plot, view.v_plot, view.w_plot)
+                        if plot.titleLabel.item.boundingRect().width() > plot.width()]  # titles fit
+    assert problems_left(qtbot, cut) == []  # once pyqtgraph's layout has settled
 
 
 def test_pe_panel_fits_beside_the_controls(qtbot):
@@ -186,13 +197,18 @@ def test_shortcuts_dialog_shows_every_column_in_presentation_mode(qtbot, window)
     window.state.view.presentation = True
     dialog = window.show_shortcuts()
     qtbot.waitExposed(dialog)
-    qtbot.wait(50)
     table = dialog.table
-    assert table.horizontalHeader().font().pointSizeF() == window.font().pointSizeF()
-    assert table.horizontalScrollBar().maximum() == 0  # nothing hidden sideways
-    needed = max(table.fontMetrics().horizontalAdvance(table.item(r, 1).text())
-                 for r in range(table.rowCount()))
-    assert table.columnWidth(1) >= needed
+
+    def unfitted() -> list:
+        header, font = table.horizontalHeader().font().pointSizeF(), window.font().pointSizeF()
+        found = [] if header == font else [f"header at {header} pt, not {font} pt"]
+        if table.horizontalScrollBar().maximum() != 0:  # nothing hidden sideways
+            found.append(f"scrolls {table.horizontalScrollBar().maximum()} px sideways")
+        needed = max(table.fontMetrics().horizontalAdvance(table.item(r, 1).text())
+                     for r in range(table.rowCount()))
+        return found + ([] if table.columnWidth(1) >= needed else [(table.columnWidth(1), needed)])
+    # fit_to_contents runs after the font change (a deferred slot): wait for what it sets
+    assert problems_left(qtbot, unfitted) == []
     dialog.close()
 
 
@@ -221,7 +237,7 @@ def _pe_panel(qtbot, width, height, presentation):
     panel.show()
     qtbot.waitExposed(panel)
     panel.set_result(forward(get_preset("course-lab3").config))
-    qtbot.wait(50)
+    run_posted_events()  # laid out with the result
     return panel
 
 
@@ -242,9 +258,13 @@ def test_pe_curve_legend_fits_its_plot(qtbot):
     end were cut off."""
     panel = _pe_panel(qtbot, 900, 760, presentation=True)
     view = panel.curves_view
-    needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
-    assert needed <= view.viewport().width()
-    assert view.legend.boundingRect().width() <= view.viewport().width()
+
+    def cut() -> list:
+        needed = view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+        legend, room = view.legend.boundingRect().width(), view.viewport().width()
+        return [(what, width, room) for what, width in (("layout", needed), ("legend", legend))
+                if width > room]
+    assert problems_left(qtbot, cut) == []
 
 
 def test_pe_inputs_fit_their_view_after_shrinking(qtbot):
@@ -272,7 +292,8 @@ def test_info_strip_does_not_flip_rows_while_the_time_text_wobbles(qtbot):
     strip.time_label.setText(times[0])
     assert strip.one_line_width() > short + 1
     strip.resize(short + 1, 60)  # the shorter time fits on one row, the longer one does not
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: strip.width() == short + 1, timeout=2000)
+    run_posted_events()  # and laid out at that width
     rows = []
     for i in range(12):
         strip.time_label.setText(times[i % 2])
