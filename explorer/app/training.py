@@ -15,17 +15,23 @@ Events (emitted on the main thread):
   training stops.
 - ``loaded(config, path)``: a model file was loaded (its config, with the session's device).
 
-A saved model is written from the main thread, only while no chunk runs (``is_idle``): the
-trainer is the runner's between chunks. Loading runs on the runner (it imports torch and builds a
-Trainer around the loaded model, whose first snapshot is the loaded model's attention).
+A saved model's bytes are made on the main thread, only while no chunk runs (``is_idle``): the
+trainer is the runner's between chunks; the Train tab writes them (explorer.export.files, a floor
+above this one). Loading runs on the runner (it imports torch, reads the file through
+core.user_files, which refuses a FIFO at once, and builds a Trainer around the loaded model, whose
+first snapshot is the loaded model's attention). Errors reach ``error`` as one line, in the UI's
+language when they have a template (a refused model file, a bad config).
 """
 
 from __future__ import annotations
 
 import time
 
+from ..core.messages import TranslatableError
 from ..core.training import TrainConfig, validate_train
+from .i18n import error_text
 from .observable import Event, Observable
+from .runner import describe_error
 
 CHUNK_SECONDS = 0.1  # the longest the runner's thread is held by training at a time
 
@@ -39,6 +45,13 @@ def training_runner():
     """
     from .runner import Runner
     return Runner("training")
+
+
+def _describe(exc: BaseException) -> str:
+    """One line for `error`: a CheckpointError or ConfigError in the UI's language, else the runner's."""
+    if isinstance(exc, TranslatableError) and exc.template is not None:
+        return error_text(exc).splitlines()[0]
+    return describe_error(exc)
 
 
 def _load_job(path, device: str, threads: int):
@@ -75,20 +88,23 @@ class TrainingSession(Observable):
         self._running = False
         self._fresh = True        # the next chunk starts a new Trainer
         self.progress, self.status_changed, self.error, self.loaded = Event(), Event(), Event(), Event()
-        self._channel = runner.channel(self._on_chunk, priority=-1)  # below the main compute
+        self._channel = runner.channel(self._on_chunk, priority=-1,  # below the main compute
+                                       describe=_describe)
 
     def is_idle(self) -> bool:
         """No chunk waiting, running or being handed over: the trainer may be read (saved)."""
         return self._channel.is_idle()
 
-    def save(self, path):
-        """Write the trained model to `path` (safetensors). CheckpointError (an OSError) if it
-        cannot; RuntimeError if there is no model yet or a chunk is running (pause first)."""
+    def model_bytes(self) -> bytes:
+        """The trained model as a safetensors file's bytes (core.training.checkpoint), to write.
+        RuntimeError if there is no model yet or a chunk is running (pause first);
+        CheckpointError without safetensors."""
         if self.trainer is None:
             raise RuntimeError("nothing trained yet")
         if self.status == "running" or not self.is_idle():
             raise RuntimeError("pause the training before saving")
-        return self.trainer.save(path)
+        from ..core.training.checkpoint import model_bytes
+        return model_bytes(self.trainer.model, self.trainer.step_count)
 
     def load(self, path) -> None:
         """Load a saved model on the runner (`loaded` follows, or `error`); resets the run."""

@@ -23,7 +23,7 @@ def add_dump_parser(sub) -> argparse.ArgumentParser:
 
 
 def run_dump(args: argparse.Namespace) -> int:
-    if args.model:
+    if args.model is not None:  # `--model ""` is an unknown model (one line, exit 2), not the random one
         return run_model_dump(args)
     from ..app.report import result_to_dict, result_to_text
     from ..core import forward, run_kv_cache

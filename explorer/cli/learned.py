@@ -15,6 +15,7 @@ import numpy as np
 
 from ..core.config import ConfigError
 from ..core.learned import MODELS, get_spec, installed_version, is_installed
+from .options import whole
 
 # dump options of the random-weights model that mean nothing for a pretrained one
 _RANDOM_ONLY = ("preset", "tokens", "d_model", "heads", "no_scale", "causal", "pad", "positional",
@@ -53,10 +54,10 @@ def add_model_dump_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("pretrained models (see `attention-explorer models`)")
     group.add_argument("--model", help=f"a pretrained model: {', '.join(MODELS)}")
     group.add_argument("--text", help="free text, tokenized by the model's own tokenizer")
-    group.add_argument("--random-tokens", type=int, metavar="N",
+    group.add_argument("--random-tokens", type=whole, metavar="N",
                        help="instead of --text: N random token ids (seeded by --seed), repeated twice")
-    group.add_argument("--layer", type=int, help="only this layer's weights: (heads, n, n)")
-    group.add_argument("--generate", type=int, default=0, metavar="K",
+    group.add_argument("--layer", type=whole, help="only this layer's weights: (heads, n, n)")
+    group.add_argument("--generate", type=whole, default=0, metavar="K",
                        help="decoder: generate K tokens (greedy) with the top 5 of each")
 
 
@@ -66,10 +67,24 @@ def _check_args(args: argparse.Namespace, spec) -> None:
         raise ConfigError(f"--{used[0].replace('_', '-')} applies to the random model, not to --model")
     if (args.text is None) == (args.random_tokens is None):
         raise ConfigError("--model needs exactly one of --text and --random-tokens")
+    if args.text is not None:
+        _check_text(args.text)
     if args.layer is not None and not 0 <= args.layer < spec.layers:
         raise ConfigError(f"--layer must be 0..{spec.layers - 1} for {spec.name}, not {args.layer}")
     if (args.generate or args.kv) and spec.kind != "decoder":
         raise ConfigError(f"--generate and --kv need a decoder; {spec.name} is an encoder")
+
+
+def _check_text(text: str) -> None:
+    """ConfigError for --text holding bytes that were not UTF-8 (Python keeps them as lone
+    surrogates, which the tokenizers refuse with a TypeError): which byte, and where."""
+    bad = next((i for i, ch in enumerate(text) if 0xD800 <= ord(ch) <= 0xDFFF), None)
+    if bad is None:
+        return
+    code = ord(text[bad])
+    byte = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+    raise ConfigError(f"--text is not valid UTF-8 ({byte} at character {bad}); "
+                      "check the terminal's encoding")
 
 
 def _rounded(a: np.ndarray) -> list:

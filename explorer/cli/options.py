@@ -36,6 +36,28 @@ def whole(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def ascii_int(text: str) -> int:
+    """argparse type like int, for ASCII digits only (int() takes "５" and "٣" too; parse_whole
+    also caps the digits); a refusal reads as argparse's own: "invalid int value: '５'"."""
+    try:
+        return parse_whole(text, "the value")
+    except ConfigError:
+        raise ValueError(text) from None
+
+
+ascii_int.__name__ = "int"  # the word in argparse's "invalid int value" message
+
+
+def ascii_float(text: str) -> float:
+    """argparse type like float, for ASCII text only (float() takes "１e-3" too)."""
+    if not text.isascii():
+        raise ValueError(text)
+    return float(text)
+
+
+ascii_float.__name__ = "float"
+
+
 def add_config_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by every command that computes attention."""
     parser.add_argument("--preset", choices=sorted(PRESETS), help="start from a named preset")

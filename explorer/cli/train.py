@@ -5,6 +5,11 @@
 Exit codes: 0 trained (and saved with --out), 1 the model file could not be written or exists
 without --force (nothing left behind, checked before training too), 2 bad options (one line on
 stderr, as in explorer.cli.main), 130 interrupted with Ctrl+C (nothing saved).
+
+--out is written by the one output writer (explorer.export.files): never over anything but a
+regular file (a FIFO, a device, a symlink: refused even with --force; as root, --out /dev/null
+--force once replaced the machine's /dev/null), mode from the umask, and the folder, the name
+and an existing file are checked before training starts, not after.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from pathlib import Path
 from ..core import ConfigError
 from ..core.training import (ROLES, TASKS, CheckpointError, TrainConfig, phase_change_step,
                              require_safetensors, validate_train)
+from ..export.files import ExportError, ExportExistsError, check_targets, write_file
+from .options import ascii_float, ascii_int
 
 EXIT_FILES = 1
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl+C
@@ -35,20 +42,20 @@ def add_train_parser(sub) -> argparse.ArgumentParser:
     d = _DEFAULTS
     parser = sub.add_parser("train", help="train a tiny attention-only transformer and report its heads")
     parser.add_argument("--task", choices=list(TASKS), help=f"what to learn (default {d.task})")
-    parser.add_argument("--steps", type=int, help=f"optimiser steps (default {d.steps})")
-    parser.add_argument("--seed", type=int, help=f"seed for weights and data (default {d.seed})")
-    parser.add_argument("--layers", type=int, help=f"1 or 2 (default {d.n_layers})")
-    parser.add_argument("--heads", type=int, help=f"heads per layer (default {d.n_heads})")
-    parser.add_argument("--d-model", type=int, help=f"model width (default {d.d_model})")
-    parser.add_argument("--vocab", type=int, help=f"vocabulary size (default {d.vocab})")
-    parser.add_argument("--seq-len", type=int, help=f"sequence length (default {d.seq_len})")
-    parser.add_argument("--lr", type=float, help=f"AdamW learning rate (default {d.lr:g})")
-    parser.add_argument("--batch", type=int, help=f"sequences per step (default {d.batch})")
-    parser.add_argument("--log-every", type=int, help=f"steps between logged points (default {d.log_every})")
-    parser.add_argument("--snapshot-every", type=int,
+    parser.add_argument("--steps", type=ascii_int, help=f"optimiser steps (default {d.steps})")
+    parser.add_argument("--seed", type=ascii_int, help=f"seed for weights and data (default {d.seed})")
+    parser.add_argument("--layers", type=ascii_int, help=f"1 or 2 (default {d.n_layers})")
+    parser.add_argument("--heads", type=ascii_int, help=f"heads per layer (default {d.n_heads})")
+    parser.add_argument("--d-model", type=ascii_int, help=f"model width (default {d.d_model})")
+    parser.add_argument("--vocab", type=ascii_int, help=f"vocabulary size (default {d.vocab})")
+    parser.add_argument("--seq-len", type=ascii_int, help=f"sequence length (default {d.seq_len})")
+    parser.add_argument("--lr", type=ascii_float, help=f"AdamW learning rate (default {d.lr:g})")
+    parser.add_argument("--batch", type=ascii_int, help=f"sequences per step (default {d.batch})")
+    parser.add_argument("--log-every", type=ascii_int, help=f"steps between logged points (default {d.log_every})")
+    parser.add_argument("--snapshot-every", type=ascii_int,
                         help=f"steps between saved attention snapshots (default {d.snapshot_every})")
     parser.add_argument("--device", help="cpu (default), cuda or cuda:N")
-    parser.add_argument("--threads", type=int, default=1,
+    parser.add_argument("--threads", type=ascii_int, default=1,
                         help="torch intra-op threads (default 1; the same count gives the same curves)")
     parser.add_argument("--out", metavar="FILE.safetensors", help="save the trained model here")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
@@ -111,15 +118,36 @@ def summary(result: dict) -> str:
     return "\n".join(lines)
 
 
+def _out_path(text: str | None) -> Path | None:
+    """--out as a path (None when not given); ConfigError (exit 2) for an empty one."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise ConfigError("--out needs a file name (it is empty)")
+    return Path(text).expanduser()
+
+
 def _check_out(out: Path, force: bool) -> None:
-    """Fail before training, not after, if the file cannot or should not be written there."""
-    if not out.parent.is_dir():
-        raise CheckpointError(f"cannot write {out}: folder {out.parent} does not exist")
-    if out.is_dir():
-        raise CheckpointError(f"cannot write {out}: it is a folder")
-    if out.exists() and not force:
-        raise CheckpointError(f"{out} exists; add --force to overwrite it")
+    """Fail before training, not after, if the file cannot or should not be written there:
+    the writer's own checks (folder writable, name, existing or non-regular target)."""
+    try:
+        check_targets(out.parent, [out.name], "overwrite" if force else "error")
+    except ExportExistsError:
+        raise CheckpointError(f"{out} exists; add --force to overwrite it") from None
+    except ExportError as exc:
+        raise CheckpointError(str(exc)) from None
     require_safetensors()
+
+
+def _save(trainer, out: Path, force: bool) -> None:
+    """The trained model's bytes through the writer (export.files), as _check_out checked."""
+    from ..core.training.checkpoint import model_bytes
+    try:
+        write_file(out, model_bytes(trainer.model, trainer.step_count), "overwrite" if force else "error")
+    except ExportExistsError:  # appeared while training
+        raise CheckpointError(f"{out} exists; add --force to overwrite it") from None
+    except ExportError as exc:
+        raise CheckpointError(str(exc)) from None
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -127,7 +155,7 @@ def run_train(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     if args.threads is not None and not 1 <= args.threads <= 256:
         raise ConfigError(f"threads must be between 1 and 256, got {args.threads}")
-    out = Path(args.out) if args.out else None
+    out = _out_path(args.out)
     try:
         if out:
             _check_out(out, args.force)
@@ -138,7 +166,7 @@ def run_train(args: argparse.Namespace) -> int:
             pass
         wall = time.perf_counter() - start
         if out:
-            trainer.save(out)
+            _save(trainer, out, args.force)
     except CheckpointError as exc:
         print(f"attention-explorer: error: {exc}", file=sys.stderr)
         return EXIT_FILES

@@ -544,6 +544,10 @@
         <translation>{name} 모델: {package}에 {file} 파일이 없습니다. 다시 설치: {command}</translation>
     </message>
     <message>
+        <source>training config is nested too deeply</source>
+        <translation>학습 설정이 너무 깊게 중첩되어 있습니다</translation>
+    </message>
+    <message>
         <source>layers</source>
         <translation>층 개수</translation>
     </message>
@@ -598,6 +602,70 @@
     <message>
         <source>the trained model reads at most {limit} tokens, not {n}</source>
         <translation>학습된 모델은 최대 {limit}개 토큰을 읽습니다 ({n}개가 아니라)</translation>
+    </message>
+    <message>
+        <source>cannot read {path}: {reason}</source>
+        <translation>{path}을(를) 읽을 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>cannot read the model file: {error}</source>
+        <translation>모델 파일을 읽을 수 없습니다: {error}</translation>
+    </message>
+    <message>
+        <source>it is not a safetensors file</source>
+        <translation>safetensors 파일이 아닙니다</translation>
+    </message>
+    <message>
+        <source>its safetensors header is not valid</source>
+        <translation>safetensors 헤더가 올바르지 않습니다</translation>
+    </message>
+    <message>
+        <source>{path} is not a model saved by attention-explorer train</source>
+        <translation>{path}은(는) attention-explorer train으로 저장한 모델이 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path} has a bad config: {error}</source>
+        <translation>{path}의 설정이 잘못되었습니다: {error}</translation>
+    </message>
+    <message>
+        <source>{path} has a bad step count {value}</source>
+        <translation>{path}의 스텝 수 {value}이(가) 잘못되었습니다</translation>
+    </message>
+    <message>
+        <source>{path} does not match its config: it has no tensor {name}</source>
+        <translation>{path}이(가) 설정과 맞지 않습니다: 텐서 {name}이(가) 없습니다</translation>
+    </message>
+    <message>
+        <source>{path} does not match its config: its tensor {name} has no place in the model</source>
+        <translation>{path}이(가) 설정과 맞지 않습니다: 텐서 {name}은(는) 모델에 들어갈 자리가 없습니다</translation>
+    </message>
+    <message>
+        <source>{path} does not match its config: tensor {name} has shape {shape}, the config needs {expected}</source>
+        <translation>{path}이(가) 설정과 맞지 않습니다: 텐서 {name}의 모양은 {shape}인데 설정에는 {expected}이(가) 필요합니다</translation>
+    </message>
+    <message>
+        <source>{path}: tensor {name} is {dtype}; saved models are float32 (F32)</source>
+        <translation>{path}: 텐서 {name}의 자료형이 {dtype}입니다. 저장된 모델은 float32(F32)여야 합니다</translation>
+    </message>
+    <message>
+        <source>{path}: tensor {name} holds NaN or infinite weights</source>
+        <translation>{path}: 텐서 {name}에 NaN 또는 무한대 가중치가 있습니다</translation>
+    </message>
+    <message>
+        <source>cannot write {path}: {reason}</source>
+        <translation>{path}에 쓸 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>it exists and is not a regular file</source>
+        <translation>이미 있으며 일반 파일이 아닙니다</translation>
+    </message>
+    <message>
+        <source>the folder does not exist</source>
+        <translation>폴더가 없습니다</translation>
+    </message>
+    <message>
+        <source>saving and loading trained models needs the safetensors package (pip install &apos;attention-explorer[models]&apos;)</source>
+        <translation>학습된 모델을 저장하고 불러오려면 safetensors 패키지가 필요합니다 (pip install &apos;attention-explorer[models]&apos;)</translation>
     </message>
 </context>
 <context>
@@ -687,6 +755,30 @@
         <translation>폴더가 아닙니다</translation>
     </message>
     <message>
+        <source>{path} is not a regular file ({kind}); it is never replaced</source>
+        <translation>{path}은(는) 일반 파일이 아닙니다({kind}). 덮어쓰지 않습니다</translation>
+    </message>
+    <message>
+        <source>a symbolic link</source>
+        <translation>심볼릭 링크</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>폴더</translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <translation>FIFO</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>소켓</translation>
+    </message>
+    <message>
         <source>invalid file name: the name is empty</source>
         <translation>잘못된 파일 이름: 이름이 비어 있습니다</translation>
     </message>
@@ -717,6 +809,10 @@
     <message>
         <source>two exported files would both be called {name}</source>
         <translation>내보낼 파일 두 개의 이름이 모두 {name}이(가) 됩니다</translation>
+    </message>
+    <message>
+        <source>not a file</source>
+        <translation>파일이 아님</translation>
     </message>
     <message>
         <source>the disk is full (no space left on device)</source>
@@ -2447,6 +2543,10 @@ click to open it; {state}</source>
         <translation>수업</translation>
     </message>
     <message>
+        <source>Reading {name}…</source>
+        <translation>{name} 읽는 중…</translation>
+    </message>
+    <message>
         <source>Open lesson file</source>
         <translation>수업 파일 열기</translation>
     </message>
@@ -2709,6 +2809,49 @@ d_model, 헤드 수, 시드, 스케일링, 마스크, 위치 인코딩을 바꾸
     <message>
         <source>Group</source>
         <translation>분류</translation>
+    </message>
+</context>
+<context>
+    <name>window.training_animation</name>
+    <message>
+        <source>Replace files?</source>
+        <translation>파일을 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>{count} of the animation&apos;s files already exist in {folder} ({names}). Replace them?</source>
+        <translation>애니메이션 파일 중 {count}개가 이미 {folder}에 있습니다 ({names}). 새 파일로 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>not exported: {reason}</source>
+        <translation>내보내지 못함: {reason}</translation>
+    </message>
+    <message>
+        <source>not exported: the files there are kept</source>
+        <translation>내보내지 않음: 기존 파일을 그대로 둡니다</translation>
+    </message>
+    <message>
+        <source>Writing {count} frames to {folder}…</source>
+        <translation>프레임 {count}개를 {folder}에 쓰는 중…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>애니메이션 내보내기</translation>
+    </message>
+    <message>
+        <source>animation export cancelled: nothing was written</source>
+        <translation>애니메이션 내보내기를 취소했습니다: 아무것도 쓰지 않았습니다</translation>
+    </message>
+    <message>
+        <source>exported {count} files to {folder}</source>
+        <translation>파일 {count}개를 {folder}에 내보냄</translation>
+    </message>
+    <message>
+        <source> (PNG sequence only: Pillow is not installed, no GIF)</source>
+        <translation> (PNG 연속 파일만: Pillow가 없어 GIF는 만들지 않음)</translation>
     </message>
 </context>
 <context>

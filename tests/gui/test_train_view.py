@@ -19,6 +19,8 @@ pytest.importorskip("safetensors")
 from explorer.core.training import TrainConfig  # noqa: E402
 from explorer.gui.heads.grid import HeadsGrid  # noqa: E402
 from explorer.gui.training import TrainView  # noqa: E402
+from numeric import close  # noqa: E402
+from qt_settle import run_posted_events  # noqa: E402
 
 # Small and quick: 120 steps at batch 16, d_model 16, 2 heads (about 2 ms a step here).
 SMALL = TrainConfig(steps=120, batch=16, d_model=16, n_heads=2, seed=1, log_every=10, snapshot_every=20,
@@ -61,30 +63,38 @@ def test_start_trains_the_loss_falls_and_curves_and_heads_update(qtbot, view):
     assert len(view.curves.role_curves) == 2 * SMALL.n_layers * SMALL.n_heads
     assert view.heads.shown_step() == SMALL.steps  # followed the newest snapshot
     assert view.heads.grid.visible_heads() == list(range(SMALL.n_layers * SMALL.n_heads))
-    assert not np.allclose(first, view.heads.head_image(0, 0))  # the heads were redrawn
+    assert not close(view.heads.head_image(0, 0), first)  # the heads were redrawn
     assert view.scrubber.maximum() == len(view.session.snapshots) - 1
     assert "done" in view.controls.status.text()
 
 
 def test_pause_step_and_reset(qtbot, view):
     view.session.config  # the settings become the run's config at Start
-    view.controls.steps.setValue(5000)
+    steps = 5000
+    view.controls.steps.setValue(steps)
     click(qtbot, view.controls.start_button)
     qtbot.waitUntil(lambda: view.session.trainer is not None and view.session.trainer.step_count > 10,
                     timeout=WAIT_MS)
     click(qtbot, view.controls.pause_button)
     assert view.session.status == "paused"
+    # idle: the chunk in flight has finished and been handed over; a running session submits
+    # the next chunk in that hand-over, a paused one none (nothing is left that could train)
     qtbot.waitUntil(view.session.is_idle, timeout=WAIT_MS)
     paused_at = view.session.trainer.step_count
-    qtbot.wait(200)
-    assert view.session.trainer.step_count == paused_at  # nothing trains while paused
+    run_posted_events()
+    assert view.session.is_idle() and view.session.status == "paused"
+    assert view.session.trainer.step_count == paused_at < steps  # nothing trains while paused
     click(qtbot, view.controls.step_button)
     qtbot.waitUntil(lambda: view.session.trainer.step_count == paused_at + SMALL.log_every, timeout=WAIT_MS)
     assert view.session.status == "paused"
     click(qtbot, view.controls.reset_button)
     assert view.session.status == "idle" and view.session.trainer is None
     assert view.controls.seed.isEnabled()
-    qtbot.wait(300)
+    # nothing left that could draw the old run: no chunk in flight or handed over, and the
+    # curves' redraw timer (CURVES_MS) stopped
+    qtbot.waitUntil(view.session.is_idle, timeout=WAIT_MS)
+    run_posted_events()
+    assert not view._curves_timer.isActive()
     assert view.curves.loss_curves["heldout"].getData()[0] is None, view.curves.loss_curves["heldout"].getData()
 
 
@@ -93,8 +103,9 @@ def test_the_scrubber_shows_an_earlier_snapshot_and_marks_its_step(qtbot, view):
     last = view.heads.head_image(1, 0).copy()
     view.scrubber.setValue(0)  # as a drag to the left end does
     assert view.heads.shown_step() == 0
-    assert not np.allclose(view.heads.head_image(1, 0), last)
-    np.testing.assert_allclose(view.heads.head_image(1, 0), view.session.snapshots[0].attention[1, 0])
+    assert not close(view.heads.head_image(1, 0), last)
+    np.testing.assert_array_equal(view.heads.head_image(1, 0),  # the snapshot's own numbers
+                                  view.session.snapshots[0].attention[1, 0])
     assert all(line.isVisible() and line.value() == 0 for line in view.curves.step_lines)
     view.scrubber.setValue(view.scrubber.maximum())
     assert view.heads.shown_step() == SMALL.steps
@@ -240,13 +251,12 @@ def test_presentation_sizes_only_where_the_heatmaps_keep_room(qtbot, view):
     view.set_presentation(True)
     view.resize(1000, 420)
     qtbot.waitUntil(lambda: view.heads.grid.height() < 260)
-    qtbot.wait(50)
+    run_posted_events()  # the heads decide on their resize: laid out, they have
     assert not view.heads.uses_presentation_sizes()
     assert view.heads.grid.heatmap_side(True, 8) < MIN_PRESENTATION_SIDE_PX
     view.resize(1900, 1400)
     qtbot.waitUntil(lambda: view.heads.grid.heatmap_side(True, 8) >= MIN_PRESENTATION_SIDE_PX, timeout=5000)
-    qtbot.wait(50)
-    assert view.heads.uses_presentation_sizes()
+    qtbot.waitUntil(view.heads.uses_presentation_sizes, timeout=5000)  # decided on the resize
     view.set_presentation(False)
     assert not view.heads.uses_presentation_sizes()
 
@@ -338,15 +348,15 @@ def test_the_animation_export_writes_a_looping_gif_of_every_snapshot(qtbot, view
     assert np.abs(frames[0] - frames[-1]).mean() > 1.0  # the heads changed over training
 
 
-def test_saved_choices_core_accepts_but_the_controls_cannot_show_are_a_note(qtbot):
-    """A seed of 3e9 is a valid core seed (< 2^32) but over the spin box's 2^31 - 1:
-    setValue raised OverflowError and the Train tab was never added."""
+def test_a_saved_seed_over_2_31_is_shown_as_saved(qtbot):
+    """A seed of 3e9 is a valid core seed (< 2^32): the spin box stopped at 2^31 - 1, setValue
+    raised OverflowError and the Train tab was never added; then it was dropped with a note. The
+    seed box now holds every seed the core accepts."""
     from explorer.app.settings import Settings
     window, state = _window_with(qtbot, Settings(training={"seed": 3_000_000_000}))
     assert window.tabs.indexOf(window.train_view) >= 0
-    assert window.statusBar().currentMessage() == (
-        "saved training settings ignored: seed outside the controls' ranges")
-    assert window.train_view.controls.config("cpu") == TrainConfig()
+    assert window.statusBar().currentMessage() == ""
+    assert window.train_view.controls.config("cpu") == TrainConfig(seed=3_000_000_000)
     window.close()
     state.shutdown()
 

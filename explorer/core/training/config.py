@@ -13,7 +13,7 @@ import json
 import numbers
 from dataclasses import dataclass
 
-from ..config import _DEVICE_RE, SEED_MAX, QT_TRANSLATE_NOOP, ConfigError
+from ..config import _DEVICE_RE, SEED_MAX, QT_TRANSLATE_NOOP, ConfigError, _short
 from .tasks import TASKS
 
 MAX_LAYERS = 2          # the issue: layers 1–2 (a previous-token + induction circuit needs 2)
@@ -71,6 +71,8 @@ class TrainConfig:
             fields = json.loads(text)
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"training config is not valid JSON ({exc})") from exc
+        except RecursionError:  # "[[[[…" 100 000 deep in a saved model's metadata
+            raise ConfigError.of(QT_TRANSLATE_NOOP("core", "training config is nested too deeply")) from None
         if not isinstance(fields, dict):
             raise ConfigError("training config must be a JSON object")
         known = {f.name for f in dataclasses.fields(cls)}
@@ -90,7 +92,7 @@ FIELD_WORDS = (QT_TRANSLATE_NOOP("core", "layers"), QT_TRANSLATE_NOOP("core", "s
 def _int_in(name: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be a whole number, got {value}"),
-                             ("name",), name=name, value=repr(value))
+                             ("name",), name=name, value=_short(value))
     if not low <= value <= high:
         raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{name} must be between {low} and {high}, got {value}"),
                              ("name",), name=name, low=low, high=high, value=value)
@@ -124,8 +126,8 @@ def _check_step_memory(config: TrainConfig) -> None:
 
 def validate_train(config: TrainConfig) -> TrainConfig:
     """Return `config` if every field is usable, else raise ConfigError saying which and why."""
-    if config.task not in TASKS:
-        raise ConfigError(f"unknown task {config.task!r}; choose one of: {', '.join(TASKS)}")
+    if not isinstance(config.task, str) or config.task not in TASKS:  # (a list from JSON is unhashable)
+        raise ConfigError(f"unknown task {_short(config.task)}; choose one of: {', '.join(TASKS)}")
     _int_in("layers", config.n_layers, 1, MAX_LAYERS)
     _int_in("heads", config.n_heads, 1, MAX_HEADS)
     _int_in("d_model", config.d_model, 1, MAX_D_MODEL)
@@ -138,7 +140,7 @@ def validate_train(config: TrainConfig) -> TrainConfig:
     _int_in("seed", config.seed, 0, SEED_MAX)
     if isinstance(config.lr, bool) or not isinstance(config.lr, numbers.Real) or not 0 < config.lr <= 1:
         raise ConfigError.of(QT_TRANSLATE_NOOP("core", "learning rate must be a number in (0, 1], got {value}"),
-                             value=repr(config.lr))
+                             value=_short(config.lr))
     _int_in("steps", config.steps, 1, MAX_STEPS)
     _int_in("batch", config.batch, 1, MAX_BATCH)
     _int_in("log interval", config.log_every, 1, MAX_STEPS)
@@ -146,5 +148,5 @@ def validate_train(config: TrainConfig) -> TrainConfig:
     _check_snapshot_memory(config)
     _check_step_memory(config)
     if not isinstance(config.device, str) or not _DEVICE_RE.match(config.device):
-        raise ConfigError(f"device must be cpu, cuda or cuda:N, got {config.device!r}")
+        raise ConfigError(f"device must be cpu, cuda or cuda:N, got {_short(config.device)}")
     return config

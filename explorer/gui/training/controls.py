@@ -4,14 +4,23 @@ Pause, Step, Reset; Save / Load a model; export of the shown snapshot and of the
 The settings make a `TrainConfig` (`config(device)`), validated by core.training's one
 `validate_train` when a run starts. They are editable only while no run exists: a run's
 settings are fixed, Reset frees them (a loaded model sets them to its own).
+
+Every config core accepts can be shown, so every model the app saves loads as it was saved: the
+seed box covers 0 … 2³² − 1 (a QDoubleSpinBox with 0 decimals, as the main window's seed control:
+QSpinBox is int32 and overflowed at 2³¹), and the learning rate is a text field holding the
+number exactly (a spin box of 4 decimals clamped a loaded 1e-5 to 1e-4 without a word).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QLabel,
-                               QPushButton, QSpinBox, QVBoxLayout, QWidget)
+import math
 
+from PySide6.QtCore import QRegularExpression, Qt
+from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QLabel,
+                               QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from ...core.config import SEED_MAX
 from ...core.training import TrainConfig
 from ...core.training.config import MAX_D_MODEL, MAX_HEADS, MAX_LAYERS, MAX_STEPS
 from ...core.training.texts import TASK_TITLES
@@ -24,6 +33,52 @@ def _spin(low: int, high: int, value: int, step: int = 1) -> QSpinBox:
     box.setSingleStep(step)
     box.setValue(value)
     return box
+
+
+class SeedBox(QDoubleSpinBox):
+    """A whole number 0 … 2³² − 1 (a double holds every one exactly); value() is an int."""
+
+    def __init__(self, value: int):
+        super().__init__()
+        self.setDecimals(0)
+        self.setRange(0, SEED_MAX)
+        self.setValue(value)
+
+    def value(self) -> int:  # noqa: D102 - the int the config takes
+        return int(round(super().value()))
+
+
+class LearningRateBox(QLineEdit):
+    """The learning rate as typed: any number in (0, 1], shown exactly (repr) when set.
+
+    value() is NaN for text that is not a number (validate_train then says why)."""
+
+    _NUMBER = QRegularExpression(r"[0-9]*\.?[0-9]*([eE][-+]?[0-9]{0,3})?")
+
+    def __init__(self, value: float):
+        super().__init__()
+        self.setValidator(QRegularExpressionValidator(self._NUMBER, self))
+        self.setValue(value)
+
+    def value(self) -> float:
+        try:
+            return float(self.text())
+        except ValueError:
+            return math.nan
+
+    def setValue(self, value: float) -> None:  # noqa: N802 - the spin boxes' name
+        self.setText(repr(float(value)))
+
+    @staticmethod
+    def can_show(value) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
+
+
+def _can_show(box, value) -> bool:
+    """Whether `box` shows `value` as it is (setValue would not clamp or overflow)."""
+    if isinstance(box, LearningRateBox):
+        return box.can_show(value)
+    return box.minimum() <= value <= box.maximum()
 
 
 class TrainControls(QWidget):
@@ -39,12 +94,8 @@ class TrainControls(QWidget):
         self.layers = _spin(1, MAX_LAYERS, defaults.n_layers)
         self.heads = _spin(1, MAX_HEADS, defaults.n_heads)
         self.d_model = _spin(1, MAX_D_MODEL, defaults.d_model, 8)
-        self.seed = _spin(0, 2**31 - 1, defaults.seed)
-        self.lr = QDoubleSpinBox()
-        self.lr.setDecimals(4)
-        self.lr.setRange(0.0001, 1.0)
-        self.lr.setSingleStep(0.0005)
-        self.lr.setValue(defaults.lr)
+        self.seed = SeedBox(defaults.seed)
+        self.lr = LearningRateBox(defaults.lr)
         self.steps = _spin(1, MAX_STEPS, defaults.steps, 50)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -93,15 +144,14 @@ class TrainControls(QWidget):
         """The settings as a TrainConfig (not validated: the session does that)."""
         return self._defaults.replace(
             task=self.task.currentData(), n_layers=self.layers.value(), n_heads=self.heads.value(),
-            d_model=self.d_model.value(), seed=self.seed.value(), lr=round(self.lr.value(), 6),
+            d_model=self.d_model.value(), seed=self.seed.value(), lr=self.lr.value(),
             steps=self.steps.value(), device=device)
 
     def outside_ranges(self, config: TrainConfig) -> list[str]:
-        """The fields of `config` its spin box cannot show (setValue would clamp or overflow)."""
+        """The fields of `config` its control cannot show (setValue would clamp or overflow)."""
         boxes = {"n_layers": self.layers, "n_heads": self.heads, "d_model": self.d_model,
                  "seed": self.seed, "lr": self.lr, "steps": self.steps}
-        return [name for name, box in boxes.items()
-                if not box.minimum() <= getattr(config, name) <= box.maximum()]
+        return [name for name, box in boxes.items() if not _can_show(box, getattr(config, name))]
 
     def show_config(self, config: TrainConfig) -> None:
         """Set every control to `config` (a loaded model's)."""

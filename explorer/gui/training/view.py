@@ -21,7 +21,9 @@ from ...app.runner import Runner
 from ...app.training import TrainingSession, training_runner
 from ...app.i18n import error_text
 from ...core.config import ConfigError
+from ...core.messages import TranslatableError
 from ...core.training import TrainConfig, probe_tokens, validate_train
+from ...core.training.checkpoint import write_model_file
 from ...core.training.texts import TEXTS
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import bilingual, translate
@@ -51,6 +53,8 @@ class TrainView(QWidget):
         self.device = "cpu"
         self.colormap: str | None = None
         self._following = True
+        self._export_job = None  # the animation export running now (track_export)
+        self._write = write_model_file  # Save model…'s writer (set_writer: the window's)
         # the curves are redrawn at most every CURVES_MS while training (each redraw repaints
         # four plots and ~20 curves; a chunk arrives every 0.1 s); at once when a run stops
         self._curves_timer = QTimer(self)
@@ -175,12 +179,23 @@ class TrainView(QWidget):
         self.scrubber_label.setText(translate("training.view", "no snapshot yet"))
         self._on_status(self.session.status)
 
+    def set_writer(self, write) -> None:
+        """How Save model… writes the file: `write(path, data) -> path`. The window gives the one
+        output writer (export.files, a floor views may not import); without one (a tab on its own:
+        tests) core's checkpoint.write_model_file, with the same promises for a model file."""
+        self._write = write
+
     def save(self, path) -> None:
-        """Write the model (the session's rules: paused or done); errors go to the status line."""
+        """Write the model (the session's rules: paused or done): never over a FIFO, a device or a
+        symlink; mode from the umask. The file dialog has asked before replacing a file. Errors go
+        to the status line, in the UI's language."""
         try:
-            written = self.session.save(path)
-        except (OSError, RuntimeError) as exc:
+            written = self._write(path, self.session.model_bytes())
+        except RuntimeError as exc:  # nothing trained yet, or a chunk running
             self.say(translate("training.view", "not saved: {reason}").format(reason=exc))
+            return
+        except (TranslatableError, OSError) as exc:  # an ExportError or a CheckpointError
+            self.say(translate("training.view", "not saved: {reason}").format(reason=error_text(exc)))
             return
         self.say(translate("training.view", "model saved to {path}").format(path=written))
 
@@ -191,10 +206,18 @@ class TrainView(QWidget):
         self._following = True
         self.session.load(path)
 
+    def track_export(self, job) -> None:
+        """The animation export running now (window/exports/training_animation.start_export);
+        shutdown cancels it."""
+        self._export_job = job
+
     def shutdown(self) -> bool:
         """Stop training without waiting (the window is closing); True once its thread has ended
-        (False: a chunk still runs on the daemon thread, abandoned; it delivers nothing)."""
+        (False: a chunk still runs on the daemon thread, abandoned; it delivers nothing). A running
+        animation export is cancelled, its staged files removed (waited for up to a second)."""
         self.session.pause()
+        if self._export_job is not None and self._export_job.running:
+            self._export_job.cancel(wait_s=1.0)
         return self.runner.close(0) if self._own_runner else True
 
     # ----- reading ---------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 animation (a PNG sequence and a looping GIF, written with Pillow; without Pillow, the PNGs only).
 
 `install_training_export(window)` answers the tab's two export buttons (file dialogs, then
-`export_shown_snapshot` / `export_all_snapshots`, which tests call with a path directly).
+`export_shown_snapshot`, or the animation with progress and Cancel: training_animation.py's
+`start_export`, which streams the frames to disk and asks before replacing files).
+`export_all_snapshots` is the animation in one call (tests call it with a path directly).
 
 Figures are fresh offscreen widgets of this package (the live tab is never touched), drawn by
 the export floor (`render.render_png`, `frame.FigureFrame`) and written all-or-nothing by
@@ -11,34 +13,26 @@ the export floor (`render.render_png`, `frame.FigureFrame`) and written all-or-n
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ....core.messages import QT_TRANSLATE_NOOP
 from ....app.i18n import error_text
-from ....export.files import ExportError, make_folders, remove_empty, write_file, write_files
+from ....export.files import ExportError, write_file
 from ....export.frame import FigureFrame
-from ....export.render import render_image, render_png, settle
+from ....export.render import render_png, settle
 from PySide6.QtWidgets import QFileDialog
 
 from ...plotting.i18n import translate
 from ...heads.grid import HeadsGrid
+from . import training_animation as animation
+from .training_animation import LAYER_HEIGHT, gif_available, run_title
 from ...training.curves import TrainingCurves
 from ...training.heads import SnapshotHeads
 
 FIGURE_WIDTH = 1200
-LAYER_HEIGHT = 340     # the heads of one layer
 CURVES_HEIGHT = 520
-FRAME_WIDTH = 960      # animation frames: heads only
-GIF_FRAME_MS = 400
-
-
-def run_title(config, step: int) -> str:
-    return (f"{config.task} · {config.n_layers} layer(s) × {config.n_heads} heads · "
-            f"d_model {config.d_model} · seed {config.seed} · lr {config.lr:g} · step {step}")
 
 
 def _heads(snapshot, probe, colormap: str | None) -> SnapshotHeads:
@@ -75,68 +69,12 @@ def export_snapshot(path, config, snapshot, probe, records, colormap=None, scale
     return write_file(path, data, on_exists="overwrite")
 
 
-def _frames(config, snapshots, probe, colormap):
-    """Yield (step, QImage) for every snapshot, drawn on one offscreen frame."""
-    heads = SnapshotHeads(HeadsGrid)
-    if colormap:
-        heads.set_colormap(colormap)
-    heads.set_snapshot(snapshots[0], probe)
-    frame = FigureFrame(heads, "white", run_title(config, snapshots[0].step))
-    size = frame.size_for_view(QSize(FRAME_WIDTH, snapshots[0].attention.shape[0] * LAYER_HEIGHT))
-    settle(frame, size)
-    try:
-        for snapshot in snapshots:
-            heads.set_snapshot(snapshot, probe)
-            frame.title_label.setText(run_title(config, snapshot.step))
-            settle(frame)
-            yield snapshot.step, render_image(frame)
-    finally:
-        frame.deleteLater()
-
-
-def export_animation(folder, config, snapshots, probe, colormap=None, gif: bool = True) -> list[Path]:
+def export_animation(folder, config, snapshots, probe, colormap=None, gif: bool = True,
+                     on_exists: str = "error") -> list[Path]:
     """Write heads_step_00000.png … (one per snapshot) into `folder`, and heads.gif there when
-    Pillow is installed and `gif`; returns the paths written. Nothing is left on failure."""
-    if not snapshots:
-        raise ExportError.of(QT_TRANSLATE_NOOP("export", "there are no snapshots to export yet"))
-    from ....export.render import png_bytes
-    width = len(str(snapshots[-1].step))
-    items, images = [], []
-    for step, image in _frames(config, snapshots, probe, colormap):
-        items.append((f"heads_step_{step:0{max(5, width)}d}.png", png_bytes(image, run_title(config, step))))
-        images.append(image)
-    gif_data = _gif(images) if gif else None
-    if gif_data is not None:
-        items.append(("heads.gif", gif_data))
-    created = make_folders(folder)
-    try:
-        return write_files(folder, items, on_exists="overwrite")
-    except BaseException:
-        remove_empty(created)
-        raise
-
-
-def gif_available() -> bool:
-    try:
-        import PIL.Image  # noqa: F401  (a dependency; an older install may lack it)
-    except ImportError:
-        return False
-    return True
-
-
-def _gif(images) -> bytes | None:
-    """The frames as one looping GIF (Pillow), or None without Pillow."""
-    if not gif_available():
-        return None
-    from PIL import Image
-    from ....export.png import image_rgb
-    frames = [Image.fromarray(image_rgb(image)).convert("P", palette=Image.Palette.ADAPTIVE)
-              for image in images]
-    out = io.BytesIO()
-    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:],
-                   duration=GIF_FRAME_MS, loop=0)
-    return out.getvalue()
-
+    Pillow is installed and `gif`; returns the paths written. Streamed (animation.export_animation):
+    one frame in memory at a time; nothing is left on failure."""
+    return animation.export_animation(folder, config, snapshots, probe, HeadsGrid, colormap, gif, on_exists)
 
 
 def export_shown_snapshot(view, path, scale: float = 1.0):
@@ -180,8 +118,15 @@ def _ask(window, kind: str) -> None:
     else:
         folder = QFileDialog.getExistingDirectory(window, translate("window.training_export", "Export the heads over training to a folder"))
         if folder:
-            export_all_snapshots(view, folder)
+            animation.start_export(view, folder, window)  # asks before replacing; progress, Cancel
+
+
+def save_model_file(path, data: bytes) -> Path:
+    """Save model…'s writer (TrainView.set_writer): the one output writer; the file dialog has
+    asked before replacing a regular file, and a FIFO, a device or a symlink is never replaced."""
+    return write_file(path, data, on_exists="overwrite")
 
 
 def install_training_export(window) -> None:
     window.train_view.export_requested.connect(lambda kind: _ask(window, kind))
+    window.train_view.set_writer(save_model_file)
