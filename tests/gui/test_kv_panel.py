@@ -282,8 +282,8 @@ def test_closing_mid_play_stops_the_timer(panel, qtbot):
     panel.close()
     assert not panel.is_playing and not panel.timer.isActive()
     stopped_at = panel.step
-    # One of the two fixed waits left in tests/gui: it shows that NOTHING happens. At 120 steps
-    # a second a play still running would take a dozen steps in these 100 ms.
+    # A fixed wait on purpose (one of the five left in tests/): it shows that NOTHING happens.
+    # At 120 steps a second, a play still running would take a dozen steps in these 100 ms.
     qtbot.wait(100)
     assert panel.step == stopped_at
 
