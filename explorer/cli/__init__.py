@@ -11,20 +11,32 @@ from __future__ import annotations
 
 import sys
 
-from ..core import ConfigError, DeviceUnavailableError
-from .dump import add_dump_parser
-from .export import add_export_parser
-from .learned import add_models_parser
-from .lesson import add_lesson_parser, lesson_for_window
-from .options import EXIT_USAGE, OneLineParser, add_config_options, config_from_args
-from .output import EXIT_FAILED, OutputError, flush_stdout, say, silence_stdout, terminate_as_exit
-from .train import add_train_parser
+from .interrupt import Interrupted, stop_signals
+from .output import EXIT_FAILED, OutputError, flush_stdout, note, say, silence_stdout, terminate_as_exit
 
+# Only the standard library above: `main` catches stop signals (interrupt.py) before the
+# sub-commands load numpy and the rest (a third of a second), so Ctrl+C while they load
+# gives one line, not a traceback from inside an import.
 __all__ = ["EXIT_USAGE", "OneLineParser", "add_config_options", "build_parser", "config_from_args",
            "main"]
+_FROM_OPTIONS = ("EXIT_USAGE", "OneLineParser", "add_config_options", "config_from_args")
 
 
-def build_parser() -> OneLineParser:
+def __getattr__(name: str):
+    """The shared option helpers, loaded when first asked for (see the imports above)."""
+    if name in _FROM_OPTIONS:
+        from . import options
+        return getattr(options, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def build_parser():
+    from .dump import add_dump_parser
+    from .export import add_export_parser
+    from .learned import add_models_parser
+    from .lesson import add_lesson_parser
+    from .options import OneLineParser
+    from .train import add_train_parser
     parser = OneLineParser(prog="attention-explorer",
                            description="See multi-head attention while you change it.")
     sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
@@ -42,17 +54,39 @@ def build_parser() -> OneLineParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line; `argv` None means the process's own (sys.argv).
+
+    Stop signals are only noted while the options are read and while `export` runs (it undoes
+    its files and exits 128 + the signal's number: SystemExit). The other commands get their
+    handlers back before they run. Called as the program, `export` ignores them once its
+    outcome is decided: one that comes while the process exits changes nothing (interrupt.py).
+    """
+    own = argv is None
+    argv = sys.argv[1:] if own else argv
+    with stop_signals(then="ignore" if own else "restore") as stops:
+        try:
+            args = build_parser().parse_args(argv)
+            stops.check()
+            if args.command != "export":
+                stops.restore()
+            return _run(args)
+        except Interrupted as stop:
+            note(f"interrupted by {stop.name}: {stop.outcome}")
+            raise SystemExit(stop.exit_code) from None
+
+
+def _run(args) -> int:
+    from ..core import ConfigError, DeviceUnavailableError
+    from .options import EXIT_USAGE
     try:
         if args.command in ("dump", "models", "train", "lesson") and sys.stdout is None:
             raise OutputError("standard output is closed")  # started with `>&-`
-        if args.command in ("dump", "export", "models", "train", "lesson"):
-            with terminate_as_exit():  # export: SIGTERM removes its .part files as Ctrl+C does
+        if args.command == "export":  # stop signals: interrupt.py
+            return args.run(args)  # (export reports its own stdout trouble: files stay)
+        if args.command in ("dump", "models", "train", "lesson"):
+            with terminate_as_exit():
                 code = args.run(args)
-            if args.command != "export":  # (export reports its own stdout trouble: files stay)
-                flush_stdout()  # a closed pipe or a full disk shows up here, inside the try
+            flush_stdout()  # a closed pipe or a full disk shows up here, inside the try
             return code
     except (ConfigError, DeviceUnavailableError) as exc:
         say(str(exc))
@@ -64,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     except OutputError as exc:
         say(str(exc))
         return EXIT_FAILED
+    return _open_window(args)
+
+
+def _open_window(args) -> int:
+    from .lesson import lesson_for_window
     lesson = None
     if getattr(args, "lesson", None) is not None:
         try:

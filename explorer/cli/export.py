@@ -2,17 +2,23 @@
 
 Exit codes: 0 written (paths printed one per line), 1 nothing written because of the
 files (an existing file without --force, a missing or unwritable folder, a full disk),
-2 bad options (one line on stderr, as argparse and `cli.main` do).
+2 bad options (one line on stderr, as argparse and `cli.main` do), 128 + the signal's number
+when Ctrl+C, `kill` or a closed terminal stops it (130, 143, 129: one line, nothing of the run
+left, the folders it created included; see interrupt.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from pathlib import Path
 
 from ..core import ConfigError
 from ..core.config import parse_whole
+from . import interrupt
+from .interrupt import Interrupted
 from .options import add_config_options, add_language_option, config_from_args
 from .output import OutputError, print_out, say
 
@@ -100,23 +106,31 @@ def _use_window_font(app) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Render the figures and write them into --out (created with its parents when missing;
-    the folders it created are removed again when nothing could be written)."""
+    """Render the figures and write them into --out (created with its parents when missing).
+
+    Nothing of the run stays when it fails or is stopped: the folders it created are removed
+    again, and on a stop signal (interrupt.py) the files it wrote too, before Interrupted goes
+    on to cli.main (one line, exit 128 + the signal's number).
+    """
     from ..export.files import ExportError, make_folders, remove_empty
     try:
         created = make_folders(args.out)
     except ExportError as exc:
         return _fail(exc)
-    code = 1
+    written = _Written()
+    code = EXIT_FILES
     try:
-        code = _export_into(args)
+        code = _export_into(args, written)
+    except Interrupted as stop:
+        stop.outcome = written.undo()
+        raise
     finally:
-        if code != 0:  # a failure, a refused option (raised) or an interrupt
+        if code != 0:  # a failure, a refused option (raised) or a stop signal
             remove_empty(created)
     return code
 
 
-def _export_into(args: argparse.Namespace) -> int:
+def _export_into(args: argparse.Namespace, written: "_Written") -> int:
     from ..export.files import ExportError, check_folder, write_files
     if args.lesson is not None:
         from .lesson import lesson_items
@@ -129,19 +143,67 @@ def _export_into(args: argparse.Namespace) -> int:
             _refuse_existing(folder, names)
     except ExportError as exc:
         return _fail(exc)
+    interrupt.check()
     try:
-        items = list(zip(names, render()))
-        paths = write_files(args.out, items, "overwrite" if args.force else "error")
+        contents = render()  # (checks between figures)
+        interrupt.check()
+        replaced = {folder / n for n in names if (folder / n).exists()} if args.force else set()
+        paths = write_files(args.out, [(n, _checked(c)) for n, c in zip(names, contents)],
+                            "overwrite" if args.force else "error")
     except ExportError as exc:
         return _fail(exc)
+    written.add(paths, replaced)
+    interrupt.check()  # a signal while the files were moved into place: undo them
+    _list(paths)
+    return 0
+
+
+def _list(paths) -> None:
+    """Print the paths written; a stop signal raises at once here (a pipe nobody reads blocks)."""
+    stops = interrupt.current()
     try:
-        for path in paths:
-            print_out(str(path))
-        sys.stdout.flush()
+        with stops.raising() if stops is not None else contextlib.nullcontext():
+            for path in paths:
+                print_out(str(path))
+            sys.stdout.flush()
     except (OutputError, OSError, ValueError, AttributeError) as exc:
         # The files are written and stay: exit 1 would say nothing was left behind.
         say(f"wrote {len(paths)} file(s) but could not list them: {exc}")
-    return 0
+
+
+def _checked(content):
+    """`content` (bytes or Streamed) as pieces with a stop check before each: an interrupted
+    write stops before the next file or piece, and write_files removes what it had staged."""
+    from ..export.files import Streamed
+    pieces = (content,) if isinstance(content, (bytes, bytearray, memoryview)) else content
+
+    def make():
+        for piece in pieces:
+            interrupt.check()
+            yield piece
+    return Streamed(make)
+
+
+class _Written:
+    """The files an export put in place, to take back when it is stopped."""
+
+    def __init__(self):
+        self.paths: list[Path] = []
+        self.replaced: set[Path] = set()  # (--force) files that were there: the old ones are gone
+
+    def add(self, paths, replaced) -> None:
+        self.paths += paths
+        self.replaced |= set(replaced) & set(paths)
+
+    def undo(self) -> str:
+        """Remove the new files; the line that says what is left."""
+        for path in self.paths:
+            if path not in self.replaced:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+        kept = len(self.replaced)
+        return (f"kept the {kept} file(s) already replaced (--force), wrote nothing else" if kept
+                else "nothing written")
 
 
 def _figure_items(args: argparse.Namespace):
@@ -207,6 +269,7 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
     try:
         items = []
         for spec in specs:
+            interrupt.check()  # between figures: no Qt code on the stack here
             if spec.kind == "window":
                 from ..gui.window.exports.from_window import fresh_window_bytes
                 items.append((None, fresh_window_bytes(config, options)))

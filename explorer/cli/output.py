@@ -1,5 +1,6 @@
 """What the command line prints and how it stops: one short line per error, a stdout that is
-closed, full or gone never becomes a traceback, and `kill` cleans up like Ctrl+C does."""
+closed, full or gone never becomes a traceback, and `kill` cleans up like Ctrl+C does
+(`export`, which renders with Qt, stops by interrupt.py instead)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ def say(message: str) -> None:
     """One error line on stderr; silent when stderr itself is gone (`2>&-`, a full disk)."""
     try:
         print(f"attention-explorer: error: {one_line(message)}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def note(message: str) -> None:
+    """One line on stderr that is not an error (``attention-explorer: interrupted by SIGINT``)."""
+    try:
+        print(f"attention-explorer: {one_line(message)}", file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):
         pass
 
@@ -64,8 +73,10 @@ def silence_stdout() -> None:
 
 @contextlib.contextmanager
 def terminate_as_exit():
-    """SIGTERM / SIGHUP raise SystemExit while writing files, so the cleanup that already runs
-    for Ctrl+C (removing `.part` files) runs for `kill` and a closed terminal too."""
+    """SIGTERM / SIGHUP raise SystemExit while a Qt-free command (dump, train, ...) runs, so the
+    cleanup that already runs for Ctrl+C (removing `.part` files) runs for `kill` and a closed
+    terminal too. Not for `export`, which renders with Qt: a handler that raises could fire inside
+    a Qt callback there (interrupt.py notes the signal instead)."""
     def handler(signum, frame):
         raise SystemExit(128 + signum)
     previous = {}
