@@ -26,8 +26,7 @@ def tool(name: str) -> str:
 
 def sources() -> list[str]:
     files = sorted((ROOT / "explorer" / "gui").rglob("*.py")) + [ROOT / "explorer" / "app" / "report.py",
-                                                                ROOT / "explorer" / "export" / "naming.py",
-                                                                ROOT / "explorer" / "export" / "files.py"]
+                                                                ROOT / "explorer" / "export" / "naming.py"]
     files += [ROOT / "explorer" / "app" / f"{name}.py" for name in ("learned", "learned_generation", "learned_kv", "learned_state",
                                                                     "settings", "settings_file", "topic_settings")]
     # core's error templates (ConfigError.of, context "core"; shown by app.i18n.error_text)

@@ -14,8 +14,9 @@ An unusable ``settings.json`` is kept aside as ``settings.json.bad``, ``.bad2``,
 device, a folder or a socket at the path (or a symlink to one), an unreadable file, or a file under
 another name (``--settings notes.txt``) that is not a settings file we wrote -- is read at most
 MAX_BYTES of, left exactly as it is, and marked ``read_only`` so the app does not save over it.
-``save_settings`` writes atomically (temp file in the same folder, then ``os.replace``), so a crash
-mid-write never leaves half a file; through a symlink it writes the file linked to. JSON only:
+``save_settings`` writes through the one output writer (core.output_files: temp file in the same
+folder, then moved into place), so a crash mid-write never leaves half a file; through a symlink it
+writes the file linked to. JSON only:
 nothing is ever unpickled or executed.
 """
 
@@ -26,12 +27,12 @@ import binascii
 import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import AttentionConfig, ConfigError
 from ..core.messages import QT_TRANSLATE_NOOP
+from ..core.output_files import ExportError, write_file
 from .i18n import LANGUAGES
 from .settings_file import (MAX_BACKUPS, MAX_BYTES, MISSING, NotOurs, SettingsNote,  # noqa: F401 (API)
                             keep_aside, not_an_object, read_json)
@@ -215,24 +216,15 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, Sett
 
 
 def save_settings(settings: Settings, path: str | os.PathLike | None = None) -> None:
-    """Write atomically. Raises OSError when the folder cannot be written (callers show a note)."""
+    """Write through the one output writer (core.output_files: a temporary file moved into place,
+    mode from the umask; a FIFO, a device or a folder at the path is never replaced). Through a
+    dotfiles symlink it writes the file linked to. Raises OSError (one line) when it cannot write."""
     path = Path(path) if path is not None else default_settings_path()
     if path.is_symlink():  # a dotfiles link: write the file it points to, keep the link
         path = Path(os.path.realpath(path))
-    if os.path.lexists(path) and not path.is_file():
-        raise OSError(f"{path} is not a regular file")  # never replace a FIFO, device or folder
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(settings.to_dict(), ensure_ascii=False, indent=2)
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_file(path, text.encode("utf-8"), on_exists="overwrite")
+    except ExportError as exc:
+        raise OSError(str(exc)) from exc

@@ -112,7 +112,7 @@ def run_export(args: argparse.Namespace) -> int:
     again, and on a stop signal (interrupt.py) the files it wrote too, before Interrupted goes
     on to cli.main (one line, exit 128 + the signal's number).
     """
-    from ..export.files import ExportError, make_folders, remove_empty
+    from ..core.output_files import ExportError, make_folders, remove_empty
     try:
         created = make_folders(args.out)
     except ExportError as exc:
@@ -131,7 +131,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _export_into(args: argparse.Namespace, written: "_Written") -> int:
-    from ..export.files import ExportError, check_folder, write_files
+    from ..core.output_files import ExportError, check_folder, write_files
     if args.lesson is not None:
         from .lesson import lesson_items
         names, render = lesson_items(args)
@@ -174,7 +174,7 @@ def _list(paths) -> None:
 def _checked(content):
     """`content` (bytes or Streamed) as pieces with a stop check before each: an interrupted
     write stops before the next file or piece, and write_files removes what it had staged."""
-    from ..export.files import Streamed
+    from ..core.output_files import Streamed
     pieces = (content,) if isinstance(content, (bytes, bytearray, memoryview)) else content
 
     def make():
@@ -234,7 +234,7 @@ def _check_window_options(specs, args) -> None:
 
 
 def _custom_name(name: str, fmt: str, count: int) -> str:
-    from ..export.files import ExportError, check_name
+    from ..core.output_files import ExportError, check_name
     if count != 1:
         raise ConfigError(f"--name needs a single figure, --what gives {count}")
     try:
@@ -250,7 +250,7 @@ def _custom_name(name: str, fmt: str, count: int) -> str:
 
 
 def _refuse_existing(folder, names: list[str]) -> None:
-    from ..export.files import ExportExistsError
+    from ..core.output_files import ExportExistsError
     for name in names:
         if (folder / name).exists():
             raise ExportExistsError(folder / name)

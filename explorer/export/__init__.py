@@ -6,7 +6,7 @@ Qt-free modules: `files` (safe writing), `naming` (what to export, file names, t
 imports nothing from Qt by itself, so the CLI can write CSV without a display.
 """
 
-from .files import ExportError, ExportExistsError, check_folder, check_name, write_file, write_files
+from ..core.output_files import ExportError, ExportExistsError, check_folder, check_name, write_file, write_files
 from .naming import FigureSpec, default_name, parse_what, settings_tag, settings_title
 
 __all__ = [

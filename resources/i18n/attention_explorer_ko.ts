@@ -652,16 +652,8 @@
         <translation>{path}: 텐서 {name}에 NaN 또는 무한대 가중치가 있습니다</translation>
     </message>
     <message>
-        <source>cannot write {path}: {reason}</source>
-        <translation>{path}에 쓸 수 없습니다: {reason}</translation>
-    </message>
-    <message>
-        <source>it exists and is not a regular file</source>
-        <translation>이미 있으며 일반 파일이 아닙니다</translation>
-    </message>
-    <message>
-        <source>the folder does not exist</source>
-        <translation>폴더가 없습니다</translation>
+        <source>the model was not saved: {error}</source>
+        <translation>모델을 저장하지 않았습니다: {error}</translation>
     </message>
     <message>
         <source>saving and loading trained models needs the safetensors package (pip install &apos;attention-explorer[models]&apos;)</source>

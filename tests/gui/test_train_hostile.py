@@ -134,28 +134,14 @@ def test_a_refused_model_is_said_in_korean_in_the_korean_ui(qtbot, korean_ui, tm
 
 
 # ----- Save model… (row 3) -----------------------------------------------------------------------
-def _in_the_window(view):
-    """The window's wiring of the tab's exports (install_training_export): Save model… writes
-    through the one output writer, export.files."""
-    from explorer.gui.window.exports.training_export import install_training_export
-    window = QWidget(view)
-    window.train_view = view
-    install_training_export(window)
-    return window
-
-
-@pytest.mark.parametrize("wired", [True, False], ids=["window", "tab-alone"])
-def test_save_model_never_replaces_a_fifo_or_a_symlink_and_follows_the_umask(qtbot, view, messages, tmp_path,
-                                                                             wired):
-    if wired:
-        _in_the_window(view)
+def test_save_model_never_replaces_a_fifo_or_a_symlink_and_follows_the_umask(qtbot, view, messages, tmp_path):
+    """Save model… writes through the one output writer, core.output_files."""
     trained(qtbot, view)
     fifo = tmp_path / "fifo.safetensors"
     os.mkfifo(fifo)
     view.save(fifo)
     assert "not saved:" in messages[-1] and "\n" not in messages[-1]
-    assert ("is not a regular file (a FIFO); it is never replaced" if wired
-            else "it exists and is not a regular file") in messages[-1]
+    assert "is not a regular file (a FIFO); it is never replaced" in messages[-1]
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     (tmp_path / "real").write_bytes(b"keep me")
     (tmp_path / "link.safetensors").symlink_to(tmp_path / "real")
@@ -205,7 +191,7 @@ def test_export_animation_asks_before_replacing_heads_gif(qtbot, view, messages,
 
 def _count_frames_and_writes(monkeypatch):
     """(events): ("draw", n drawn so far) at each snapshot drawn, ("write", thread) at each file staged."""
-    from explorer.export import files
+    from explorer.core import output_files as files
     events, drawn = [], [0]
     real_set, real_stage = SnapshotHeads.set_snapshot, files._stage
 

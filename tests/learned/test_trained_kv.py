@@ -280,7 +280,7 @@ def test_the_open_export_dialog_follows_a_change_of_model_source(window, qtbot, 
     """Head 7 of the random model's 8 is chosen; the trained model (2 heads) is chosen in the
     window: the list offers its heads, the choice falls back to the grid, and a stale figure is
     refused with a message (it used to raise IndexError in the button's slot)."""
-    from explorer.export.files import ExportError
+    from explorer.core.output_files import ExportError
     from explorer.export.naming import FigureSpec
     from explorer.gui.window.exports.export_dialog import open_export_dialog
     from explorer.gui.window.exports.figures import ExportOptions

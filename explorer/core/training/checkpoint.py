@@ -2,9 +2,8 @@
 
 The file holds the model's tensors (float32, on the CPU) and three metadata strings: the format
 tag, the config as JSON and the number of steps trained. `model_bytes` makes the file's bytes;
-the app and the CLI write them through the one output writer (explorer.export.files: never over
-a FIFO, a device or a symlink, mode from the umask), which core may not import (`write_model_file`
-is the fallback below it, with the same promises, for Trainer.save and a Train tab on its own).
+the app, the CLI and `save_model` write them through the one output writer (core.output_files:
+never over a FIFO, a device or a symlink, mode from the umask, all or nothing).
 
 `load_model` treats the file as hostile: it is read by the one reader of users' files
 (core.user_files: regular files only, never blocks, size capped first), its header is parsed
@@ -17,14 +16,12 @@ language through app.i18n.error_text).
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import stat
 import struct
 from pathlib import Path
 
 from ..config import ConfigError
 from ..messages import QT_TRANSLATE_NOOP, TranslatableError
+from ..output_files import ExportError, write_file
 from ..user_files import UserFileError, read_user_file
 from .config import TrainConfig
 
@@ -49,9 +46,7 @@ BAD_SHAPE = QT_TRANSLATE_NOOP("core", "{path} does not match its config: tensor 
                                       "{shape}, the config needs {expected}")
 BAD_DTYPE = QT_TRANSLATE_NOOP("core", "{path}: tensor {name} is {dtype}; saved models are float32 (F32)")
 NOT_FINITE = QT_TRANSLATE_NOOP("core", "{path}: tensor {name} holds NaN or infinite weights")
-CANNOT_WRITE = QT_TRANSLATE_NOOP("core", "cannot write {path}: {reason}")
-NOT_REGULAR = QT_TRANSLATE_NOOP("core", "it exists and is not a regular file")
-NO_FOLDER = QT_TRANSLATE_NOOP("core", "the folder does not exist")
+NOT_SAVED = QT_TRANSLATE_NOOP("core", "the model was not saved: {error}")
 NEEDS_SAFETENSORS = QT_TRANSLATE_NOOP("core", "saving and loading trained models needs the safetensors "
                                               "package (pip install 'attention-explorer[models]')")
 
@@ -84,37 +79,14 @@ def model_bytes(model, steps_trained: int) -> bytes:
 
 
 def save_model(model, path, steps_trained: int) -> Path:
-    """Write `model_bytes` to `path` (Trainer.save: scripts and tests); see write_model_file."""
-    return write_model_file(path, model_bytes(model, steps_trained))
-
-
-def write_model_file(path, data: bytes) -> Path:
-    """Write a model file's bytes to `path`, replacing a regular file there; return the path.
-
-    The app and the CLI write through explorer.export.files (which core may not import); this is
-    the fallback below it (Trainer.save, a Train tab without the window: tests), with the same
-    promises for a model file: a temporary file renamed into place, mode from the umask, and a
-    target that exists and is not a regular file (a FIFO, a device, a symlink, a folder) refused."""
-    path = Path(path)
+    """Write `model_bytes` to `path`, replacing a regular file there (Trainer.save: scripts and
+    tests), through the one output writer (core.output_files: never over a FIFO, a device, a
+    symlink or a folder; mode from the umask; nothing left behind). CheckpointError on failure."""
+    data = model_bytes(model, steps_trained)
     try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            raise CheckpointError.of(CANNOT_WRITE, ("reason",), path=str(path), reason=NOT_REGULAR)
-    except FileNotFoundError:
-        pass
-    if not path.parent.is_dir():
-        raise CheckpointError.of(CANNOT_WRITE, ("reason",), path=str(path), reason=NO_FOLDER)
-    tmp = path.parent / f".{path.name[:40]}.{secrets.token_hex(4)}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask gives the mode
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)  # nothing left behind
-        raise CheckpointError.of(CANNOT_WRITE, path=str(path), reason=exc.strerror or str(exc)) from exc
-    return path
+        return write_file(Path(path), data, on_exists="overwrite")
+    except ExportError as exc:
+        raise CheckpointError.of(NOT_SAVED, error=exc) from None
 
 
 # ----- loading -----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ...app.i18n import error_text
 from ...core.config import ConfigError
 from ...core.messages import TranslatableError
 from ...core.training import TrainConfig, probe_tokens, validate_train
-from ...core.training.checkpoint import write_model_file
+from ...core.output_files import write_file
 from ...core.training.texts import TEXTS
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import bilingual, translate
@@ -54,7 +54,6 @@ class TrainView(QWidget):
         self.colormap: str | None = None
         self._following = True
         self._export_job = None  # the animation export running now (track_export)
-        self._write = write_model_file  # Save model…'s writer (set_writer: the window's)
         # the curves are redrawn at most every CURVES_MS while training (each redraw repaints
         # four plots and ~20 curves; a chunk arrives every 0.1 s); at once when a run stops
         self._curves_timer = QTimer(self)
@@ -179,18 +178,12 @@ class TrainView(QWidget):
         self.scrubber_label.setText(translate("training.view", "no snapshot yet"))
         self._on_status(self.session.status)
 
-    def set_writer(self, write) -> None:
-        """How Save model… writes the file: `write(path, data) -> path`. The window gives the one
-        output writer (export.files, a floor views may not import); without one (a tab on its own:
-        tests) core's checkpoint.write_model_file, with the same promises for a model file."""
-        self._write = write
-
     def save(self, path) -> None:
         """Write the model (the session's rules: paused or done): never over a FIFO, a device or a
         symlink; mode from the umask. The file dialog has asked before replacing a file. Errors go
         to the status line, in the UI's language."""
         try:
-            written = self._write(path, self.session.model_bytes())
+            written = write_file(path, self.session.model_bytes(), on_exists="overwrite")
         except RuntimeError as exc:  # nothing trained yet, or a chunk running
             self.say(translate("training.view", "not saved: {reason}").format(reason=exc))
             return

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox,
 
 from .figures import ExportOptions
 from ....app.i18n import error_text
-from ....export.files import ExportError, check_name, write_files
+from ....core.output_files import ExportError, check_name, write_files
 from .from_window import (available_specs, current_spec, default_file_name, export_from_window,
                           still_offered, unavailable_note)
 from ....export.naming import FORMATS, FigureSpec

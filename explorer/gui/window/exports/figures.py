@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBo
 from ....app.heap import trim_soon
 from ....core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
 from ....export import csv_export
-from ....export.files import Content, Streamed
+from ....core.output_files import Content, Streamed
 from ....export.frame import FigureFrame
 from ....export.naming import FigureSpec, default_name, settings_title
 from ....export.render import render_png, render_svg, settle

@@ -17,7 +17,7 @@ from .figures import ExportOptions, ViewOptions, discard, export_items, window_f
 from .learned_export import (file_name, learned_kv_trace, not_offered, pretrained_heads_export,
                              pretrained_kv_export, shows_pretrained)
 from ....core.messages import QT_TRANSLATE_NOOP
-from ....export.files import ExportError
+from ....core.output_files import ExportError
 from ...plotting.i18n import translate
 from ....export.naming import FigureSpec, default_name, settings_title
 from ....export.render import render_png, render_svg

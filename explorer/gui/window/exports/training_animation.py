@@ -7,7 +7,7 @@ memory (600 frames: 3.1 GB) and drew them all in one call on the GUI thread (45 
 
 - `FrameDrawer` draws one snapshot at a time on one offscreen frame. Widgets can only be drawn on
   the GUI thread, so this part stays there, one frame per event-loop turn.
-- `AnimationFiles` writes each frame as it comes into one `export.files.Batch` (all or nothing,
+- `AnimationFiles` writes each frame as it comes into one `core.output_files.Batch` (all or nothing,
   never over a non-regular file, mode from the umask): its PNG, and one more GIF frame (its own
   palette) appended to heads.gif by `GifStream`. Memory is a few frames whatever the count.
 - `AnimationExport` runs an export from the window: frames are drawn on GUI-thread timer turns and
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog
 
 from ....app.i18n import error_text
 from ....core.messages import QT_TRANSLATE_NOOP
-from ....export.files import Batch, ExportError, existing_targets, make_folders, remove_empty
+from ....core.output_files import Batch, ExportError, existing_targets, make_folders, remove_empty
 from ....export.frame import FigureFrame
 from ....export.render import png_bytes, render_image, settle
 from ...plotting.i18n import translate

@@ -19,7 +19,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ....app.i18n import error_text
-from ....export.files import ExportError, write_file
+from ....core.output_files import ExportError, write_file
 from ....export.frame import FigureFrame
 from ....export.render import render_png, settle
 from PySide6.QtWidgets import QFileDialog
@@ -121,12 +121,5 @@ def _ask(window, kind: str) -> None:
             animation.start_export(view, folder, window)  # asks before replacing; progress, Cancel
 
 
-def save_model_file(path, data: bytes) -> Path:
-    """Save model…'s writer (TrainView.set_writer): the one output writer; the file dialog has
-    asked before replacing a regular file, and a FIFO, a device or a symlink is never replaced."""
-    return write_file(path, data, on_exists="overwrite")
-
-
 def install_training_export(window) -> None:
     window.train_view.export_requested.connect(lambda kind: _ask(window, kind))
-    window.train_view.set_writer(save_model_file)

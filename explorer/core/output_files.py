@@ -29,7 +29,7 @@ import unicodedata
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, Union
 
-from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError
+from .messages import QT_TRANSLATE_NOOP, TranslatableError
 
 ON_EXISTS = ("error", "suffix", "overwrite")
 _MAX_NAME_BYTES = 255
