@@ -34,7 +34,16 @@ STEP_KEYS = ("id", "preset", "config", "tab", "topic", "model", "layer", "focus_
 CONFIG_KEYS = ("tokens", "d_model", "n_heads", "seed", "scaled", "causal", "padding",
                "positional", "init")  # never backend, device, dtype: those stay the user's
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+
+# Limits on what a file may hold (a shared lesson file is untrusted: docs/lessons.md). Each is far
+# above what a lesson needs and low enough that reading any file within them stays quick.
 MAX_FILE_BYTES = 1_000_000
+MAX_TITLE_CHARS = 100     # the lesson's title (a menu item, the lesson list)
+MAX_TEXT_CHARS = 2_000    # a step's text, question, answer or the summary, per language (< 400 now)
+MAX_NESTING = 8           # arrays / inline tables inside one another (a lesson needs 2)
+MAX_KEY_PARTS = 8         # parts of one dotted key or table name (a lesson needs 3)
+MAX_BARE_CHARS = 100      # one number, date or bare key (a 5,000-digit integer stops here)
+MAX_PROBLEMS = 200        # listed per file; beyond, one line says how many more there are
 
 
 class LessonError(ValueError):

@@ -13,7 +13,9 @@ off-script). The focused head, the KV step and the highlight belong to their ste
 
 `load_lesson(path)` returns a frozen `Lesson` whose steps hold those effective values, or raises
 `LessonError` listing every problem as ``file:line: step N: message`` (the config through the one
-`core.validate`). `check_lesson(path)` returns the problems instead of raising.
+`core.validate`; at most MAX_PROBLEMS, then one line saying how many more). `check_lesson(path)`
+returns the problems instead of raising. A file is untrusted (shared by someone else): see
+`load_lesson` for how it is read, and lesson_schema.py for the limits on what it may hold.
 
 The vocabulary and the dataclasses are in lesson_schema.py, the reading in lesson_reader.py,
 the line numbers in lesson_lines.py; this module is what the rest of the app imports.
@@ -29,8 +31,9 @@ try:
 except ModuleNotFoundError:  # Python 3.10 (pyproject installs tomli there)
     import tomli as tomllib
 
+from ..core.user_files import UserFileError, read_user_file
 from .lesson_lines import KeyLines
-from .lesson_reader import _Reader
+from .lesson_reader import _Reader, printable
 from .lesson_schema import (CONFIG_KEYS, CONTROLS, LANGS, LESSON_KEYS, MAX_FILE_BYTES,
                             RANDOM_MODEL, STEP_KEYS, TABS, TOPICS, Lesson, LessonError, Step, Text)
 from .resources import resource_path
@@ -72,23 +75,41 @@ def check_lesson(path) -> list[str]:
 
 
 def load_lesson(path) -> Lesson:
+    """The lesson file at `path`, or LessonError with every problem (see the module doc).
+
+    A file is untrusted: it is read through core.user_files (a FIFO, a device or a file over
+    MAX_FILE_BYTES is refused before a byte is read), and what would make parsing slow or deep
+    (KeyLines.too_much) is refused before tomllib sees it; reading takes time linear in the
+    file's size (about a second for the largest file allowed). Never raises anything else."""
     path = Path(path)
-    text = _read(path)
+    where = printable(str(path))
+    text = _read(path, where)
+    lines = KeyLines(text)
+    if lines.too_much is not None:
+        line, message = lines.too_much
+        raise LessonError([f"{where}:{line}: {message}"])
+    return _Reader(path, lines).lesson(_parse(text, where))
+
+
+def _read(path: Path, where: str) -> str:
     try:
-        data = tomllib.loads(text)
+        data = read_user_file(path, MAX_FILE_BYTES)
+    except UserFileError as exc:
+        raise LessonError([f"{where}:1: cannot read the file: {printable(str(exc))}"]) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise LessonError([f"{where}:{line}: not UTF-8 text ({exc.reason})"]) from None
+
+
+def _parse(text: str, where: str) -> dict:
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"at line (\d+)", str(exc))
-        line = found.group(1) if found else "1"
-        raise LessonError([f"{path}:{line}: not valid TOML: {str(exc).split(' (at line')[0]}"])
-    return _Reader(path, KeyLines(text)).lesson(data)
-
-
-def _read(path: Path) -> str:
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise LessonError([f"{path}:1: the file is larger than {MAX_FILE_BYTES:,} bytes"])
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LessonError([f"{path}:1: not UTF-8 text ({exc.reason})"]) from None
-    except OSError as exc:
-        raise LessonError([f"{path}:1: cannot read the file: {exc.strerror or exc}"]) from None
+        line = found.group(1) if found else text.count("\n") + 1  # "at end of document"
+        raise LessonError([f"{where}:{line}: not valid TOML: {str(exc).split(' (at line')[0]}"]) \
+            from None
+    except (ValueError, RecursionError) as exc:  # beyond what KeyLines refuses: never expected
+        raise LessonError([f"{where}:1: not valid TOML: {exc.__class__.__name__}"]) from None

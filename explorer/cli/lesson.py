@@ -14,6 +14,7 @@ import time
 
 from ..app.lessons import LessonError, builtin_lessons, find_lesson, load_lesson
 from ..core import ConfigError
+from .interrupt import check as check_interrupted
 from .options import EXIT_USAGE
 from .output import print_out, say
 
@@ -89,7 +90,20 @@ def lesson_items(args: argparse.Namespace) -> tuple[list[str], callable]:
         raise ConfigError(exc.problems[0] if len(exc.problems) == 1 else
                           f"{exc.problems[0]} (and {len(exc.problems) - 1} more problems: "
                           "see `attention-explorer lesson --check`)") from None
+    check_models(lesson)
     return deck_names(lesson, args.format), lambda: render_deck(lesson, args)
+
+
+def check_models(lesson) -> None:
+    """Every pretrained model the lesson's steps show can be loaded here, before any window
+    opens (a step would otherwise wait for a picture that never comes)."""
+    from ..app.lessons import RANDOM_MODEL
+    from ..core.learned import get_spec, install_problem
+    for step in lesson.steps:
+        problem = None if step.model == RANDOM_MODEL else install_problem(get_spec(step.model))
+        if problem is not None:
+            raise ConfigError(f"step {step.number} ({step.id}) shows {step.model}, which cannot "
+                              f"be loaded here: {problem}")
 
 
 def render_deck(lesson, args: argparse.Namespace) -> list[bytes]:
@@ -113,7 +127,7 @@ def _walk(lesson, args: argparse.Namespace) -> list[bytes]:
     from PySide6.QtWidgets import QApplication
 
     from ..app.state import AppState
-    from ..export.files import ExportError
+    from ..core.output_files import ExportError
     from ..export.render import render_png, render_svg, settle
     from ..gui.window.exports.figures import discard
     from ..gui.window.main_window import MainWindow
@@ -128,14 +142,19 @@ def _walk(lesson, args: argparse.Namespace) -> list[bytes]:
         window.lessons.open_lesson(lesson)
         out = []
         for index, step in enumerate(lesson.steps):
+            check_interrupted()  # a stop signal: stop between steps, no Qt code on the stack
             window.lessons.session.go(index)
             deadline = time.monotonic() + STEP_TIMEOUT_S
             while not window.lessons.is_settled():
+                check_interrupted()
                 if time.monotonic() > deadline:
                     raise ExportError(f"step {step.number} ({step.id}) was not ready within "
                                       f"{STEP_TIMEOUT_S:g} s")
                 QApplication.processEvents()
                 time.sleep(0.005)
+            if window.lessons.step_problem is not None:  # its model failed: nothing to wait for
+                raise ExportError(f"step {step.number} ({step.id}): "
+                                  f"{window.lessons.step_problem}")
             page = window.tabs.currentWidget()
             if args.format == "svg":
                 out.append(render_svg(page, f"{lesson.title.en} — {step.number}", step.text.en))

@@ -12,6 +12,8 @@ Three rewrites of what QSvgGenerator writes:
   get their coordinates transformed and an identity transform, which reads the same everywhere.
 - Images: small heatmap images are enlarged with nearest-neighbour sampling, so viewers that
   smooth embedded images still show sharp cells.
+
+First of all, characters XML forbids are replaced (`well_formed`): the file always parses.
 """
 
 from __future__ import annotations
@@ -32,10 +34,19 @@ _ELEMENT_RE = re.compile(r"<(\w+)\b([^>]*?)(/?)>")
 _NUMBER = r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _PAIR_RE = re.compile(rf"({_NUMBER}),({_NUMBER})")
 _BAKEABLE = {"path", "polyline", "polygon", "rect"}
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def tidy_svg(svg: str) -> str:
-    return sharpen_images(bake_images(bake_cosmetic_strokes(tidy_svg_text(svg))))
+    return sharpen_images(bake_images(bake_cosmetic_strokes(tidy_svg_text(well_formed(svg)))))
+
+
+def well_formed(svg: str) -> str:
+    """Characters XML 1.0 forbids (NUL, ESC and the other control characters but tab and
+    newlines, lone surrogates, U+FFFE/FFFF) as U+FFFD. QSvgGenerator escapes <, & and quotes
+    in texts and titles but writes these as they are, and no XML reader opens the file then
+    (a lesson's title or text, a token, a model's sentence)."""
+    return _NOT_XML.sub("\ufffd", svg)
 
 
 # ----- images -----------------------------------------------------------------------------

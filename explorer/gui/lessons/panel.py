@@ -3,7 +3,8 @@
 It draws the `LessonSession` (app/lesson_session.py) and sends the learner's clicks back to it;
 what a step shows in the window is applied by the window (gui/window/lesson_wiring.py). The
 step's text follows the UI language: it is drawn again on a language change (after the live
-retranslation has run, so nothing rewrites it afterwards).
+retranslation has run, so nothing rewrites it afterwards). Every text from the lesson file is
+shown as plain text: the labels are PlainText and the list's tooltip is escaped (`plain_tooltip`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ...app.lesson_session import LessonSession
 from ...app.lessons import Lesson
 from ..plotting.fonts import set_text_colour, ui_font
 from ..plotting.i18n import current_language, translate
+from ..plotting.plain_text import plain_tooltip
 
 NORMAL_TEXT_PT, PRESENTATION_TEXT_PT = 11, 15
 COMBO_CHARS = 14      # the lesson list's width in characters (titles are elided beyond)
@@ -153,7 +155,7 @@ class LessonPanel(QWidget):
                                   if self.session.active or lesson is None
                                   else translate("lessons.panel", "Back to the lesson"))
         if lesson is not None:
-            self.combo.setToolTip(lesson.title.in_language(language))
+            self.combo.setToolTip(plain_tooltip(lesson.title.in_language(language)))
         for i, item in enumerate(self.lessons, start=1):
             self.combo.setItemText(i, item.title.in_language(language))
         self.combo.setItemText(0, translate("lessons.panel", "Choose a lesson…"))

@@ -8,6 +8,12 @@ model source, ``set_focus_head``, the KV panel's step — so nothing else needs 
 lessons. The focused head and the KV step wait for the picture or trace of the step's config
 (``pending_*``). Leaving a lesson stops the clicker keys and the highlight and changes nothing
 else; a lesson file with problems changes nothing at all and says why in a dialog.
+
+A lesson file is untrusted: Open lesson file… reads it off the GUI thread (`read_file`, through
+app/lesson_files.py), and every text from it is shown as plain text (the problems dialog, the
+panel's labels and the lesson list's tooltip), so nothing in a file can open a link or load an
+image. A step whose pretrained model cannot be shown here (not installed, failed to load) is
+settled with `step_problem` saying why, instead of waiting for a picture that never comes.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QMenu, QMessageBox, QWidget
 
+from ...app.lesson_files import LessonFileReader
 from ...app.lesson_session import LessonSession
 from ...app.lessons import RANDOM_MODEL, Lesson, LessonError, Step, builtin_lessons, load_lesson
 from ..lessons import ClickerKeys, HighlightFrame, LessonPanel
@@ -36,6 +43,11 @@ class LessonController(QObject):
         self.pending_focus: int | None = None
         self.pending_kv: int | None = None
         self.error_box: QMessageBox | None = None
+        self.step_problem: str | None = None  # why the current step's model cannot be shown
+        self.files = LessonFileReader()
+        self.files.loaded.connect(self._opened_from_file)
+        self.files.refused.connect(self.show_problems)
+        self.destroyed.connect(self.files.close)  # with the window: the reader's thread ends
         self._opened_controls = False  # the controls dock was shown for a highlighted control
         try:
             lessons = builtin_lessons()
@@ -61,8 +73,20 @@ class LessonController(QObject):
         self.dock.show()
         self.session.open(lesson, index)
 
+    def read_file(self, path) -> None:
+        """Read a lesson file in the background and start it; a bad file shows its problems
+        and changes nothing (what the Lessons menu does: the window keeps running)."""
+        self.window.status_message(translate("window.lesson_wiring", "Reading {name}…").format(
+            name=Path(path).name))
+        self.files.read(path)
+
+    def _opened_from_file(self, lesson: Lesson) -> None:
+        self.window.statusBar().clearMessage()  # "Reading …"
+        self.open_lesson(lesson)
+
     def open_file(self, path) -> bool:
-        """Load a lesson file and start it; a bad file shows its problems and changes nothing."""
+        """Load a lesson file now, on this thread, and start it (scripts and tests; the menu
+        uses `read_file`); a bad file shows its problems and changes nothing."""
         try:
             lesson = load_lesson(path)
         except LessonError as exc:
@@ -76,7 +100,7 @@ class LessonController(QObject):
             self.window, translate("window.lesson_wiring", "Open lesson file"), "",
             translate("window.lesson_wiring", "Lesson files (*.toml)"))
         if path:
-            self.open_file(path)
+            self.read_file(path)
 
     def show_problems(self, path: Path, problems: list[str]) -> QMessageBox:
         shown = problems[:MAX_DIALOG_PROBLEMS]
@@ -89,6 +113,7 @@ class LessonController(QObject):
                                     "{name} has problems; nothing was changed.").format(
                               name=path.name), QMessageBox.StandardButton.Ok, self.window)
         box.setInformativeText("\n".join(shown))
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the file's name and values, never markup
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps running (and the tests with it)
         self.error_box = box
@@ -99,7 +124,9 @@ class LessonController(QObject):
         """The current step is fully shown: computes done, pending head/KV step applied."""
         window, step = self.window, self.session.step
         state = window.state
-        if step is None:
+        if not self.files.is_idle():
+            return False
+        if step is None or self.step_problem is not None:
             return True
         if self.pending_focus is not None or self.pending_kv is not None:
             return False
@@ -119,6 +146,7 @@ class LessonController(QObject):
         window = self.window
         state = window.state
         self.pending_focus = self.pending_kv = None
+        self.step_problem = None
         self._apply_model(step)
         current = state.config
         config = step.config.replace(backend=current.backend, device=current.device,
@@ -133,7 +161,7 @@ class LessonController(QObject):
             self.pending_focus = step.focus_head
             if step.focus_head is None:
                 window.set_focus_head(None)
-        if step.tab == "kv":
+        if step.tab == "kv" and step.model == RANDOM_MODEL:  # a decoder steps its own cache
             self.pending_kv = step.kv_step
         self._try_pending()
         self._highlight(step)
@@ -165,8 +193,18 @@ class LessonController(QObject):
         learned = self.window.install_learned()
         if not self._watching_learned:
             learned.picture_changed.connect(self._try_pending)
+            learned.error.connect(self._on_model_error)
             self._watching_learned = True
         return learned
+
+    def _on_model_error(self, text: str) -> None:
+        """The step's pretrained model was refused (not installed) or failed while it was
+        awaited: the step is as shown as it will get (the message is in the status bar)."""
+        step, learned = self.session.step, self.window.learned
+        if step is None or step.model == RANDOM_MODEL or not self.session.active:
+            return
+        if learned.source != step.model or learned.picture() is None:
+            self.step_problem = text
 
     def _show_view(self, step: Step) -> None:
         window = self.window
