@@ -18,6 +18,7 @@ from ...app.throttle import Debouncer
 from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import set_text_colour
 from ..plotting.i18n import translate
+from ..plotting.plain_text import plain_tooltip
 
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit
@@ -182,9 +183,9 @@ class PaddingChips(QWidget):
             chip.setObjectName("chip")
             chip.setText(token)
             chip.setCheckable(True)
-            chip.setToolTip(translate("controls.sentence",
-                                      "token {i} “{token}”: click to mark it as padding (masked as a key)").format(
-                i=i, token=token))
+            chip.setToolTip(plain_tooltip(translate(
+                "controls.sentence", "token {i} “{token}”: click to mark it as padding (masked as a key)").format(
+                i=i, token=token)))
             chip.toggled.connect(lambda on, i=i: self.toggle(i, on))
             self._flow.addWidget(chip)
             self.chips.append(chip)

@@ -22,6 +22,7 @@ from ..plotting.fonts import css_pt, load_bundled_fonts, ui_font
 from .panel import FOREGROUND, HeadPanel, PanelStyle
 from .prepared import ImagePreparer
 from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskPaint, mask_paint
+from ..plotting.plain_text import plain_label, plain_tooltip
 from ..plotting.token_ticks import tick_levels
 from ..plotting.i18n import translate
 
@@ -80,7 +81,7 @@ class HeadsGrid(QWidget):
         self._bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=get_colormap(self._cmap_name),
                                     interactive=False, width=20)
         self._view.ci.addItem(self._bar, row=0, col=1)
-        self._hover = QLabel(" ")
+        self._hover = plain_label(QLabel(" "))  # tokens as typed: never rich text
         self._hover.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._hover.setContentsMargins(8, 2, 8, 4)
         self._notice = QLabel("")
@@ -318,7 +319,7 @@ class HeadsGrid(QWidget):
         text = self.hover_text(head, *cell) if cell is not None else " "
         if text != self._hover.text():
             self._hover.setText(text)
-            self._view.setToolTip(text.strip())
+            self._view.setToolTip(plain_tooltip(text.strip()) if text.strip() else "")
 
     def _on_mouse_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
