@@ -6,7 +6,7 @@ Run the suite once per setting with ATTENTION_EXPLORER_TOLERANCE_LOG set, then
 
 prints one row per comparison site (file:line): how often it ran, its dtype and largest tolerance,
 the largest difference measured in each setting, and the smallest margin (tolerance / difference)
-seen anywhere. `--markdown` prints the table for docs; `--tight N` lists only sites whose margin is
+seen anywhere. Truth-value checks (`close()`, mostly `assert not close(...)`) are left out. `--markdown` prints the table for docs; `--tight N` lists only sites whose margin is
 under N (default: every site).
 """
 
@@ -27,6 +27,8 @@ def read(label_paths: list[str]) -> tuple[list[str], dict]:
         with open(path, encoding="utf-8") as f:
             for line in f:
                 r = json.loads(line)
+                if r.get("check") == "truth":  # close(): `assert not close(...)` wants a difference
+                    continue
                 site = sites[r["where"]]
                 site["dtype"] = r["dtype"]
                 site["calls"] += 1
