@@ -18,7 +18,7 @@ from ...app.throttle import Debouncer
 from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import set_text_colour
 from ..plotting.i18n import translate
-from ..plotting.plain_text import plain_tooltip
+from ..plotting.labels import plain_tooltip
 
 TYPING_PAUSE_MS = 400
 MAX_CHIPS = 256  # more toggle buttons than this is no help to anyone; the core has no such limit

@@ -22,7 +22,7 @@ from ..plotting.fonts import css_pt, load_bundled_fonts, ui_font
 from .panel import FOREGROUND, HeadPanel, PanelStyle
 from .prepared import ImagePreparer
 from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskPaint, mask_paint
-from ..plotting.plain_text import plain_label, plain_tooltip
+from ..plotting.labels import plain_label, plain_tooltip
 from ..plotting.token_ticks import tick_levels
 from ..plotting.i18n import translate
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from ...core import AttentionResult
-from ..plotting.wrapping_label import WrappingLabel
+from ..plotting.labels import WrappingLabel
 from ..plotting.i18n import translate
 
 MAX_ENTROPY_HEADS = 16  # more than this and the strip shows the first ones and the mean

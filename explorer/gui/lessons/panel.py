@@ -17,7 +17,7 @@ from ...app.lesson_session import LessonSession
 from ...app.lessons import Lesson
 from ..plotting.fonts import set_text_colour, ui_font
 from ..plotting.i18n import current_language, translate
-from ..plotting.plain_text import plain_tooltip
+from ..plotting.labels import plain_tooltip
 
 NORMAL_TEXT_PT, PRESENTATION_TEXT_PT = 11, 15
 COMBO_CHARS = 14      # the lesson list's width in characters (titles are elided beyond)

@@ -21,7 +21,7 @@ from ..plotting.axes import (color_bar, heatmap_plot, set_count_ticks, set_title
                              style_axes)
 from ..plotting.colormaps import symmetric_levels
 from ..plotting.fonts import ui_font
-from ..plotting.wrapping_label import WrappingLabel
+from ..plotting.labels import WrappingLabel
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 def default_dims(d_model: int) -> list[int]:

@@ -16,12 +16,15 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QGr
                                QGroupBox, QLabel, QLineEdit, QMenu, QTableWidget, QTabWidget,
                                QWidget)
 
+from ..labels import plain_tooltip, plain_tooltip_text
+
 Convert = Callable[[str], str]
 
 
 def _swap(get, put, convert: Convert) -> None:
     text = get()
-    new = convert(text)
+    shown = plain_tooltip_text(text)  # a user's text in a tooltip: convert what it shows
+    new = convert(text) if shown is None else plain_tooltip(convert(shown))
     if new != text:
         put(new)
 
