@@ -4,11 +4,20 @@ Every control of the dock (d_model and heads sliders, seed box and its buttons, 
 padding chips, the sentence typed or set, presets, colormap / values combos, backend combo),
 the keyboard shortcuts, every tab, every topic (opened and closed again), the KV panel
 (play, pause, steps), presentation mode, full screen, head focus, the export dialog (opened,
-choices changed, a file exported into a temporary folder, closed) and Copy figure.
+choices changed, a file exported into a temporary folder, closed) and Copy figure; and every
+feature beyond the random model: the model source (random, minilm-l6, e5-small, smollm2-135m and
+the Train tab's model), a pretrained model's layer, text, padding and pruned heads, the Model
+overview (sequences, tiles opened and switched off), the Generate tab (stepped with the KV
+cache), the Train tab (settings, Start, Pause, Step, Reset, the timeline), Save model… and Load
+model… (through the code the buttons run after their file dialogs, into and from a temporary
+folder, hostile targets and files included: a FIFO, a symlink, a folder, /dev/zero, a truncated
+or garbage model file) and the lessons (opened, walked forward and back, left and resumed, the
+answer shown, and lesson files with problems whose dialog is closed again).
 
 Printed at the end:
 - exceptions raised inside Qt slots (sys.excepthook) and Qt warnings (qInstallMessageHandler),
-  counted by message; the offscreen platform's propagateSizeHints line is counted apart;
+  counted by message, each with the action it came during; the offscreen platform's
+  propagateSizeHints line is counted apart;
 - RSS at start, after the warm-up (each action type done a few times, torch imported), at the
   end and its peak (VmHWM), and the growth after warm-up: raw, after IDLE_S seconds of an idle
   event loop (what the window's heap trimmer, explorer.app.heap, gave back by itself) and after
@@ -17,7 +26,12 @@ Printed at the end:
   6.11 leaks one None reference per new wrapped object and virtual method C++ first calls on
   it, see tests/gui/test_leaks.py) and RSS change per action, both measured around the action
   and the events it posted;
-- Qt objects under the window after warm-up and at the end.
+- Qt objects under the window after warm-up and at the end;
+- what the actions beyond the random model reached (analyses per model, generations, training
+  runs, loads, lesson steps) and the messages they got (refusals of the hostile files).
+
+The end is measured twice: as the last actions left it, and back in the warm-up's state
+(Soak.same_state); a leak is growth in the same state.
 
     python benchmarks/soak.py                    # 10,000 actions, seed 11
     python benchmarks/soak.py --actions 2000 --seed 3 --progress 500
@@ -32,6 +46,7 @@ import collections
 import gc
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -48,15 +63,28 @@ SENTENCES = ["", "a", "나는 학교에 버스로 갔다", "the cat sat on the m
              "one two three four five six seven eight nine ten eleven twelve", "x y",
              "a\x01b cd", "9" * 120, "😀 👩\u200d💻 é\u0301"]  # the last three: refused / odd
 MAX_D_MODEL = 256  # keeps an action fast; the sliders themselves go to 2048
+PRETRAINED = ("minilm-l6", "e5-small", "smollm2-135m")  # installed in the venv; "trained" comes after
+LEARNED_TEXTS = SENTENCES + ["0 1 2 3 4 0 1 2 3 4", "7 x 99999 -1", "word " * 600]  # tokens for the
+# trained model (one out of its vocabulary); more tokens than any model accepts (refused, kept)
+TRAIN_STEPS = 100  # the Train tab's steps box in the soak: a run is a few seconds, not 500 steps
+SETTLE_S = 120.0   # the longest settle() waits (a pretrained model's first load on a busy machine)
 HARMLESS_QT = ("This plugin does not support propagateSizeHints()",  # offscreen platform
                "This plugin does not support raise()")
+NO_FONT_QT = "OpenType support missing for"  # tokens of a script no installed font covers (counted)
 
 
 class Soak:
-    def __init__(self, app, window, rng: random.Random, out_dir: Path):
+    def __init__(self, app, window, rng: random.Random, out_dir: Path, files_dir: Path):
+        """`out_dir`: the export dialog's folder (emptied after each export); `files_dir`: the
+        model and lesson files (saved, loaded and hostile ones: make_model_files,
+        make_lesson_files)."""
         from PySide6.QtCore import QObject
-        self.app, self.w, self.rng, self.out_dir = app, window, rng, out_dir
+        from explorer.app.lessons import builtin_lessons
+        self.app, self.w, self.rng, self.out_dir, self.files = app, window, rng, out_dir, files_dir
         self.topics = window.findChild(QObject, "topics_controller")
+        self.lesson_names = [lesson.name for lesson in builtin_lessons()]
+        self.lesson_files = make_lesson_files(files_dir)
+        self.model_files = make_model_files(files_dir)
         self.actions = {  # name -> (weight, function)
             "d_model": (6, self.d_model), "heads": (6, self.heads), "seed": (6, self.seed),
             "seed_buttons": (4, self.seed_buttons), "switch": (6, self.switch),
@@ -68,6 +96,10 @@ class Soak:
             "full_screen": (1, self.full_screen), "focus": (4, self.focus),
             "export_dialog": (1, self.export_dialog), "copy_figure": (1, self.copy_figure),
             "pe_dims": (2, self.pe_dims), "pump": (4, self.pump),
+            # beyond the random model (15 of 103: most actions stay the cheap ones above)
+            "source": (3, self.source), "layer": (3, self.layer), "learned_text": (1, self.learned_text),
+            "overview": (2, self.overview), "generate": (1, self.generate), "train": (2, self.train),
+            "model_file": (1, self.model_file), "lesson": (2, self.lesson),
         }
         self.names = list(self.actions)
         self.weights = [self.actions[n][0] for n in self.names]
@@ -84,18 +116,55 @@ class Soak:
             self.app.processEvents()
             self.copy_figure()
         self.export_dialog()
+        self.warm_features()
+
+    def warm_features(self) -> None:
+        """Load what is loaded once and kept (every pretrained model, torch, the first Trainer,
+        the Generate tab's first run, every lesson's steps), so that the warm-up's state holds it:
+        a model's weights are not a leak."""
+        w, train = self.w, self.w.train_view
+        w.tabs.setCurrentWidget(train)
+        train.controls.steps.setValue(TRAIN_STEPS)
+        self.train_settings = train.controls.config(train.device)  # same_state() shows them again
+        train.controls.step_button.click()  # 10 steps: the "trained" model source exists
+        settle(self.app, w)
+        train.save(self.files / "model-a.safetensors")
+        make_truncated_model(self.files)
+        train.load(self.files / "model-a.safetensors")
+        settle(self.app, w)
+        for name in (*PRETRAINED, "trained"):
+            self.choose_source(name)
+            settle(self.app, w)
+            w.tabs.setCurrentWidget(w.model_overview)
+            self.app.processEvents()
+            if spec_kind(name) == "decoder":
+                w.tabs.setCurrentWidget(w.generation_view)
+                w.generation_view.count.setValue(2)
+                w.generation_view.button.click()
+                settle(self.app, w)
+        lessons = w.lessons
+        for name in self.lesson_names:
+            lessons.open_lesson(find_lesson(name))
+            while lessons.session.next():
+                settle(self.app, w)
+            lessons.session.leave()
+        self.choose_source("random")
+        settle(self.app, w)
 
     def same_state(self) -> None:
         """The one state both ends of the soak are measured in as well (a leak is growth in the
         same state; the end's raw state holds as many heads, tokens and topics as the last
         actions left): the course preset on numpy, default display, no presentation or full
-        screen, no focused head, KV step 0, every topic open, the heads tab, an empty clipboard."""
+        screen, no focused head, KV step 0, every topic open, the heads tab, an empty clipboard;
+        no lesson open, the Train tab reset, and the random model source, the last pretrained
+        analysis kept being minilm-l6's of the default text with every head on."""
         from PySide6.QtGui import QGuiApplication
         w, view = self.w, self.w.state.view
         if view.presentation:
             self.presentation()
         if w.isFullScreen():
             self.full_screen()
+        self.same_features()
         w.set_focus_head(None)
         view.colormap, view.show_values, view.kv_step = "viridis", "auto", 0
         w.apply_preset("course-lab3")
@@ -105,6 +174,32 @@ class Soak:
                 self.app.processEvents()
         w.tabs.setCurrentIndex(0)
         QGuiApplication.clipboard().clear()
+
+    def same_features(self) -> None:
+        """same_state()'s part beyond the random model (see there)."""
+        from explorer.app.learned_state import DEFAULT_TEXT
+        w = self.w
+        lessons = w.lessons
+        lessons.session.leave()
+        lessons.dock.hide()
+        close_box(lessons)
+        train = w.train_view
+        train.controls.pause_button.click()
+        train.controls.reset_button.click()
+        train.controls.show_config(self.train_settings)
+        learned, source = w.learned, w.model_source
+        learned.set_pruned(frozenset())
+        learned.set_sequence("text")
+        learned.set_seed(0)
+        source.padding.setValue(0)
+        source.edit.setText(DEFAULT_TEXT)
+        source.apply_text()
+        self.choose_source("minilm-l6")
+        settle(self.app, w)
+        learned.set_layer(0)
+        w.generation_view.count.setValue(8)
+        self.choose_source("random")
+        settle(self.app, w)
 
     def keep_only(self, names: list[str]) -> None:
         """pick() chooses among `names` only (with their weights); the warm-up is unchanged."""
@@ -254,6 +349,261 @@ class Soak:
         while time.perf_counter() < end:
             self.app.processEvents()
 
+    # ----- the actions beyond the random model ----------------------------------------------
+    def choose_source(self, name: str) -> None:
+        """`name` in the model-source combo as a user picks it (an enabled item)."""
+        combo = self.w.model_source.combo
+        index = combo.findData(name)
+        if index >= 0 and combo.model().item(index).isEnabled():
+            combo.setCurrentIndex(index)
+            combo.activated.emit(index)
+
+    def wait_learned(self) -> None:
+        """Wait for the model source's picture as a user looks at it (events run meanwhile)."""
+        learned = self.w.learned
+        end = time.perf_counter() + SETTLE_S
+        while not (learned.is_idle() and learned.busy == "") and time.perf_counter() < end:
+            self.app.processEvents()
+            time.sleep(0.002)
+
+    def source(self):
+        """Half the time back to the random model (the cheap actions above act on it), else one
+        of the pretrained models or the Train tab's model (when it has one), whose picture is
+        waited for half the time (else the next actions may overtake it: latest request wins,
+        and SmolLM2 would hardly ever be shown)."""
+        from explorer.app.learned_state import RANDOM
+        if self.rng.random() < 0.5:
+            self.choose_source(RANDOM)
+            return
+        self.choose_source(self.rng.choice([*PRETRAINED, "trained"]))
+        if self.rng.random() < 0.5:
+            self.wait_learned()
+
+    def layer(self):
+        """The layer slider, or the info strip's ◀ ▶ (nothing while the random model is shown)."""
+        w = self.w
+        if w.learned.is_random:
+            return
+        slider = w.model_source.layer_slider
+        move = self.rng.choice(["slider", "next", "previous"])
+        if move == "slider":
+            slider.setValue(self.rng.randint(slider.minimum(), slider.maximum()))
+        else:
+            getattr(w.learned_strip, move).click()
+
+    def learned_text(self):
+        """The model source's text (typed and applied) or its padding."""
+        source = self.w.model_source
+        if self.rng.random() < 0.25:
+            source.padding.setValue(self.rng.choice([0, 0, 1, 3, source.padding.maximum()]))
+            return
+        source.edit.setText(self.rng.choice(LEARNED_TEXTS))
+        source.apply_text()
+
+    def overview(self):
+        """The Model overview: a sequence button, new random tokens, "all heads on", or a tile
+        clicked (opened in the heads view), right-clicked (switched off) or hovered."""
+        from PySide6.QtCore import QPoint, Qt
+        from PySide6.QtTest import QTest
+        overview = self.w.model_overview
+        self.w.tabs.setCurrentWidget(overview)
+        move = self.rng.choice(["sequence", "reseed", "all_on", "open", "prune", "prune", "hover"])
+        if move == "sequence":
+            self.rng.choice(list(overview.buttons.values())).click()
+        elif move == "reseed":
+            overview.reseed.click()
+        elif move == "all_on":
+            overview.all_on.click()
+        else:
+            canvas = overview.canvas
+            lay, analysis = canvas.layout_, self.w.learned.analysis
+            if lay is None or analysis is None:
+                return
+            x, y = lay.origin(self.rng.randrange(analysis.spec.layers), self.rng.randrange(analysis.spec.heads))
+            point = QPoint(x + 1, y + 1)
+            if move == "hover":
+                QTest.mouseMove(canvas, point)
+            else:
+                button = Qt.MouseButton.LeftButton if move == "open" else Qt.MouseButton.RightButton
+                QTest.mouseClick(canvas, button, Qt.KeyboardModifier.NoModifier, point)
+
+    def generate(self):
+        """The Generate tab: step a decoder through the text and 1–4 tokens of its own, or walk
+        the steps and KV heads of the last run (an encoder: the button is disabled)."""
+        view = self.w.generation_view
+        self.w.tabs.setCurrentWidget(view)
+        move = self.rng.choice(["generate", "generate", "step", "kv_head"])
+        if move == "generate":
+            view.count.setValue(self.rng.randint(1, 4))
+            view.button.click()
+            if view.button.isEnabled() and self.rng.random() < 0.5:
+                self.wait_learned()  # the run shown, so that later moves walk its steps
+        elif move == "step" and view.slider.isVisible():
+            view.slider.setValue(self.rng.randint(view.slider.minimum(), view.slider.maximum()))
+        elif move == "kv_head" and view.kv_head.isVisible():
+            view.kv_head.setValue(self.rng.randint(view.kv_head.minimum(), view.kv_head.maximum()))
+
+    def train(self):
+        """The Train tab's buttons (a click on a disabled one does nothing, as for a user), its
+        settings while they are editable, and the timeline."""
+        train = self.w.train_view
+        c = train.controls
+        self.w.tabs.setCurrentWidget(train)
+        move = self.rng.choice(["start", "start", "pause", "pause", "step", "reset", "settings", "scrub"])
+        if move in ("start", "pause", "step", "reset"):
+            getattr(c, f"{move}_button").click()
+        elif move == "settings" and c.task.isEnabled():
+            c.task.setCurrentIndex(self.rng.randrange(c.task.count()))
+            c.layers.setValue(self.rng.randint(1, 2))
+            c.heads.setValue(self.rng.choice([1, 2, 3, 4]))  # 3: d_model not divisible, refused
+            c.d_model.setValue(self.rng.choice([8, 16, 32, 64]))
+            c.seed.setValue(self.rng.choice([0, 1, 2**32 - 1]))
+            c.steps.setValue(self.rng.choice([20, 50, TRAIN_STEPS]))
+        elif move == "scrub" and train.scrubber.isEnabled():
+            train.scrubber.setValue(self.rng.randint(0, train.scrubber.maximum()))
+
+    def model_file(self):
+        """Save model… or Load model… as the buttons do once their file dialog has given a path
+        (Save only while its button is enabled); hostile targets are refused and left as they
+        were (checked here: a broken promise raises, and the soak counts it)."""
+        train = self.w.train_view
+        self.w.tabs.setCurrentWidget(train)
+        if self.rng.random() < 0.5:
+            if not train.controls.save_button.isEnabled():
+                return
+            name = self.rng.choice(["model-a.safetensors", "model-b.safetensors", *HOSTILE_TARGETS])
+            train.save(self.files / name)
+            check_hostile_targets(self.files)
+        else:
+            train.load(self.files / self.rng.choice(self.model_files))
+
+    def lesson(self):
+        """A built-in lesson opened at some step, walked with the panel's buttons (◀ ▶, leave /
+        resume, the answer), a lesson file (good, or with problems: its dialog is closed at the
+        next lesson action), or the panel closed."""
+        lessons = self.w.lessons
+        panel = lessons.panel
+        close_box(lessons)
+        move = self.rng.choice(["open", "next", "next", "next", "previous", "leave", "answer",
+                                "file", "close"])
+        if move == "open" or (lessons.session.lesson is None and move != "file"):
+            lessons.open_lesson(find_lesson(self.rng.choice(self.lesson_names)),
+                                self.rng.randrange(3))
+        elif move in ("next", "previous", "leave", "answer"):
+            button = {"next": panel.next_button, "previous": panel.prev_button,
+                      "leave": panel.leave_button, "answer": panel.answer_button}[move]
+            button.click()
+        elif move == "file":
+            lessons.open_file(self.files / self.rng.choice(self.lesson_files))
+        else:
+            lessons.dock.hide()
+
+
+class Reached:
+    """What the actions beyond the random model reached, printed at the end (a soak whose models
+    never answered would pass without having tried them): analyses per model, generations,
+    pruning effects, training states, loads, lesson steps, and the messages the model source
+    and the Train tab gave (paths into the soak's folder shortened to …)."""
+
+    def __init__(self, window, files_dir: Path):
+        self.counts, self.messages, self.files = collections.Counter(), collections.Counter(), str(files_dir)
+        learned, session = window.learned, window.train_view.session
+        learned.analysis_changed.connect(lambda a: self.count(f"analysis {a.spec.name}"))
+        learned.generation_changed.connect(lambda run: run is not None and self.count(f"generation {run.model}"))
+        learned.effect_changed.connect(lambda effect: effect is not None and self.count("pruning effect"))
+        learned.error.connect(lambda text: self.say("model source", text))
+        session.status_changed.connect(lambda status: self.count(f"training {status}"))
+        session.loaded.connect(lambda _config, _path: self.count("model loaded"))
+        window.train_view.message.connect(lambda text: self.say("Train tab", text))
+        window.lessons.session.step_changed.connect(lambda _index: self.count("lesson step"))
+
+    def reset(self) -> None:
+        self.counts.clear()
+        self.messages.clear()
+
+    def count(self, what: str) -> None:
+        self.counts[what] += 1
+
+    def say(self, where: str, text: str) -> None:
+        self.messages[f"{where}: {text.replace(self.files, '…')[:110]}"] += 1
+
+    def print(self) -> None:
+        print("reached by the actions after the warm-up: " + ", ".join(f"{what} {n}" for what, n in sorted(self.counts.items())))
+        for text, n in self.messages.most_common(14):
+            print(f"  {n:6d} × {text}")
+
+
+# ----- the soak's files: saved models, hostile targets and lesson files -----------------------
+HOSTILE_TARGETS = ("fifo.safetensors", "link.safetensors", "folder.safetensors")
+
+
+def make_model_files(folder: Path) -> list[str]:
+    """Save model…'s hostile targets (a FIFO, a symlink to a file, a folder: never replaced) and
+    Load model…'s files: what Save writes, a truncated and a garbage model file (made later:
+    make_truncated_model), those targets, a symlink to /dev/zero and a missing file. → the
+    names Load model… picks among."""
+    os.mkfifo(folder / "fifo.safetensors")
+    (folder / "victim.txt").write_text("not a model\n")
+    os.symlink(folder / "victim.txt", folder / "link.safetensors")
+    (folder / "folder.safetensors").mkdir()
+    os.symlink("/dev/zero", folder / "zero.safetensors")
+    (folder / "garbage.safetensors").write_bytes(bytes(range(256)) * 8)
+    return ["model-a.safetensors", "model-a.safetensors", "model-b.safetensors",
+            "truncated.safetensors", "garbage.safetensors", *HOSTILE_TARGETS, "zero.safetensors",
+            "missing.safetensors"]
+
+
+def make_truncated_model(folder: Path) -> None:
+    data = (folder / "model-a.safetensors").read_bytes()
+    (folder / "truncated.safetensors").write_bytes(data[: len(data) // 2])
+
+
+def check_hostile_targets(folder: Path) -> None:
+    """Save model… left every hostile target as it was (raises AssertionError otherwise)."""
+    import stat
+    assert stat.S_ISFIFO(os.lstat(folder / "fifo.safetensors").st_mode), "the FIFO was replaced"
+    assert (folder / "link.safetensors").is_symlink(), "the symlink was replaced"
+    assert (folder / "victim.txt").read_text() == "not a model\n", "written through the symlink"
+    assert (folder / "folder.safetensors").is_dir(), "the folder was replaced"
+
+
+def make_lesson_files(folder: Path) -> list[str]:
+    """Lesson files for Open lesson file…: a good one, and ones with problems (rich text and a
+    link as a preset, a value of the wrong kind, a FIFO). → their names."""
+    from explorer.app.lessons import lessons_folder
+    text = (lessons_folder() / "attention.toml").read_text(encoding="utf-8")
+    preset = 'preset = "course-lab3"'
+    assert preset in text
+    files = {"good.toml": text.replace('title.en = "', 'title.en = "(a copy) ', 1),
+             "rich.toml": text.replace(preset, "preset = \"<a href='https://example.invalid'>Click "
+                                       "here</a> <img src='/tmp/x.png'>\"", 1),
+             "wrong-kind.toml": text.replace(preset, "preset = []", 1)}
+    for name, content in files.items():
+        (folder / name).write_text(content, encoding="utf-8")
+    os.mkfifo(folder / "fifo.toml")
+    return [*files, "fifo.toml"]
+
+
+def close_box(lessons) -> None:
+    """Close the "lesson file not opened" dialog a bad lesson file left open (as a user does)."""
+    box, lessons.error_box = lessons.error_box, None
+    if box is not None:
+        try:
+            box.close()
+        except RuntimeError:  # already deleted (closed by the window)
+            pass
+
+
+def find_lesson(name: str):
+    from explorer.app.lessons import find_lesson as find
+    return find(name)
+
+
+def spec_kind(name: str) -> str | None:
+    from explorer.app.learned import spec_of
+    spec = spec_of(name)
+    return None if spec is None else spec.kind
+
 
 def children_by_kind(window) -> collections.Counter:
     """Qt objects under the window by (class, object name, parent class)."""
@@ -265,12 +615,25 @@ def children_by_kind(window) -> collections.Counter:
     return kinds
 
 
-def settle(app, state, limit_s: float = 30.0) -> None:
+def is_idle(window) -> bool:
+    """Nothing computing, loading, generating or training (a run of the soak's TRAIN_STEPS ends
+    within seconds)."""
+    learned, session = window.learned, window.train_view.session
+    return (window.state.is_idle() and learned.is_idle() and learned.busy == ""
+            and session.is_idle() and session.status != "running")
+
+
+def settle(app, window, limit_s: float = SETTLE_S) -> None:
     end = time.perf_counter() + limit_s
-    while not state.is_idle() and time.perf_counter() < end:
+    while not is_idle(window) and time.perf_counter() < end:
         app.processEvents()
         time.sleep(0.002)
     app.processEvents()
+    if not is_idle(window):
+        learned, session = window.learned, window.train_view.session
+        print(f"settle: still busy after {limit_s:.0f} s (compute idle {window.state.is_idle()}, "
+              f"model source idle {learned.is_idle()} busy {learned.busy!r}, training idle "
+              f"{session.is_idle()} status {session.status!r})", flush=True)
 
 
 def main(argv=None) -> int:
@@ -295,7 +658,8 @@ def main(argv=None) -> int:
     settings_dir = tempfile.mkdtemp(prefix="soak-settings-")
     os.environ["ATTENTION_EXPLORER_SETTINGS_DIR"] = settings_dir
     out_dir = Path(tempfile.mkdtemp(prefix="soak-export-"))
-    rss_start = rss_mb()
+    files_dir = Path(tempfile.mkdtemp(prefix="soak-files-"))
+    rss_start, t_start = rss_mb(), time.perf_counter()
     if args.tracemalloc:
         import tracemalloc
         tracemalloc.start(8)
@@ -305,16 +669,28 @@ def main(argv=None) -> int:
     from explorer.gui.window.main_window import MainWindow  # the two imports to adapt if modules move
     from explorer.app.state import AppState
 
-    warnings, exceptions = collections.Counter(), []
-    qInstallMessageHandler(lambda mode, context, message: warnings.update([message]))
-    sys.excepthook = lambda *exc: exceptions.append("".join(traceback.format_exception(*exc)))
+    warnings, exceptions, during = collections.Counter(), [], {}  # during: message -> actions
+    marks = {}
+
+    def doing() -> str:
+        """The action running now (or just run), for a warning or an exception."""
+        return marks["last"][0] if "last" in marks else "start-up / warm-up / measuring"
+
+    def on_message(mode, context, message):
+        warnings[message] += 1
+        during.setdefault(message, collections.Counter())[doing()] += 1
+
+    qInstallMessageHandler(on_message)
+    sys.excepthook = lambda *exc: exceptions.append(
+        f"(during {doing()}) " + "".join(traceback.format_exception(*exc)))
     app = QApplication.instance() or QApplication(["soak"])
     state = AppState(None)
     window = MainWindow(state, rng=random.Random(args.seed))
     window.resize(1400, 900)
     window.show()
-    settle(app, state)
-    soak = Soak(app, window, random.Random(args.seed), out_dir)
+    settle(app, window)
+    reached = Reached(window, files_dir)
+    soak = Soak(app, window, random.Random(args.seed), out_dir, files_dir)
     soak.warm()
 
     # Actions run from a timer inside app.exec(), as a user's clicks do: deleteLater() and the
@@ -330,8 +706,6 @@ def main(argv=None) -> int:
     count, none_growth, rss_growth, object_growth, malloc_growth = (
         collections.Counter(), collections.Counter(), collections.Counter(), collections.Counter(),
         collections.Counter())
-    marks = {}
-    t0 = time.perf_counter()
 
     def tick():
         i = marks.get("i", 0)
@@ -344,18 +718,20 @@ def main(argv=None) -> int:
             rss_growth[name] += rss_mb() - r0
         if i == warm_at:
             soak.same_state()
-            settle(app, state)
+            settle(app, window)
             gc.collect()
             marks.update(rss_warm=rss_mb(), rss_warm_idle=idle_rss_mb(app))
             marks.update(rss_warm_trimmed=trimmed_rss_mb(), composition_warm=composition(),
                          none_warm=sys.getrefcount(None),
                          children_warm=children_by_kind(window), t0=time.perf_counter())
+            reached.reset()  # from here on: what the soak's actions reached
             if args.tracemalloc:
                 marks["snapshot"] = tracemalloc.take_snapshot()
         if i == len(plan):
+            marks["t_end"] = time.perf_counter()
             timer.stop()
-            app.quit()
-            return
+            app.exit(0)  # not quit(): PySide6 6.11's quit() closes the window first (its runners
+            return       # shut down, its figure cache cleared): the end was measured on a closed window
         done = i - warm_at
         if args.progress and done > 0 and done % args.progress == 0:
             print(f"{done:6d} actions  {time.perf_counter() - marks['t0']:7.1f} s  "
@@ -371,7 +747,7 @@ def main(argv=None) -> int:
     timer.timeout.connect(tick)
     timer.start(0)
     app.exec()
-    settle(app, state)
+    settle(app, window)
     app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
     rss_warm, none_warm, children_warm = marks["rss_warm"], marks["none_warm"], marks["children_warm"]
@@ -380,7 +756,7 @@ def main(argv=None) -> int:
     rss_end_trimmed = trimmed_rss_mb()
     composition_end = composition()
     soak.same_state()
-    settle(app, state)
+    settle(app, window)
     gc.collect()
     rss_same_idle, rss_same_trimmed, composition_same = idle_rss_mb(app), trimmed_rss_mb(), composition()
     if args.tracemalloc:
@@ -389,21 +765,30 @@ def main(argv=None) -> int:
     if args.exit_hard:
         sys.stdout.flush()
         os._exit(0)
-    elapsed = time.perf_counter() - marks["t0"]
+    elapsed = marks["t_end"] - marks["t0"]  # the actions, not the measurements after them
     window.close()
     state.shutdown()
+    for folder in (out_dir, files_dir, Path(settings_dir)):
+        shutil.rmtree(folder, ignore_errors=True)
 
     load = os.getloadavg()
     print(f"\n{args.actions} actions, seed {args.seed}, {elapsed:.0f} s "
-          f"(load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} CPUs)")
+          f"(load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} CPUs); "
+          f"start-up and warm-up {marks['t0'] - t_start:.0f} s, the whole run "
+          f"{time.perf_counter() - t_start:.0f} s")
     print(f"exceptions: {len(exceptions)}")
     for text in collections.Counter(exceptions).most_common(5):
         print("  " + text[0].strip().replace("\n", "\n  ") + f"\n  (× {text[1]})")
     harmless = sum(warnings.pop(message, 0) for message in HARMLESS_QT)
+    fonts = sum(n for message, n in warnings.items() if message.startswith(NO_FONT_QT))
     print(f"Qt warnings: {sum(warnings.values())} (+ {harmless} of the offscreen platform's "
           f"{' / '.join(repr(m) for m in HARMLESS_QT)})")
+    if fonts:
+        print(f"  of them {fonts} × {NO_FONT_QT!r}: no font on this machine has that script "
+              f"(11 Devanagari, 16 Tamil, 17 Telugu, …): Qt says it once per font, size and script")
     for message, n in warnings.most_common(10):
-        print(f"  {n:6d} × {message[:150]}")
+        actions = ", ".join(f"{name} {k}" for name, k in during[message].most_common(4))
+        print(f"  {n:6d} × {message[:150]}  (during {actions})")
     print(f"RSS: start {rss_start:.0f} MB, after warm-up {rss_warm:.0f} MB, end {rss_end:.0f} MB, "
           f"peak {peak_rss_mb():.0f} MB; growth after warm-up {rss_end - rss_warm:+.1f} MB")
     print(f"RSS after {IDLE_S:.0f} s idle (what the window's own heap trimmer gave back): after "
@@ -418,6 +803,7 @@ def main(argv=None) -> int:
     print(f"where it is, after warm-up: {marks['composition_warm']}")
     print(f"where it is, at the end:    {composition_end}")
     print(f"where it is, same state:    {composition_same}")
+    reached.print()
     print(f"None references: {none_end - none_warm:+,} after warm-up "
           f"({(none_end - none_warm) / max(1, args.actions):+.1f} per action)")
     print(f"Qt objects under the window: {sum(children_warm.values())} after warm-up, "
