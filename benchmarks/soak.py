@@ -26,7 +26,8 @@ Printed at the end:
   6.11 leaks one None reference per new wrapped object and virtual method C++ first calls on
   it, see tests/gui/test_leaks.py) and RSS change per action, both measured around the action
   and the events it posted;
-- Qt objects under the window after warm-up and at the end;
+- Qt objects under the window, and the other top-level widgets (offscreen figure frames,
+  dialogs), after warm-up and at the end;
 - what the actions beyond the random model reached (analyses per model, generations, training
   runs, loads, lesson steps) and the messages they got (refusals of the hostile files).
 
@@ -605,6 +606,20 @@ def spec_kind(name: str) -> str | None:
     return None if spec is None else spec.kind
 
 
+def top_levels(app, window) -> tuple[collections.Counter, int]:
+    """Top-level widgets besides the window (offscreen figure frames, dialogs, tooltips) by class,
+    and the Qt objects under them: what children_by_kind does not see."""
+    from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QMenu
+    kinds, objects = collections.Counter(), 0
+    for widget in app.topLevelWidgets():
+        if widget is not window:
+            title = widget.windowTitle() or (widget.title() if isinstance(widget, QMenu) else "")
+            kinds[f"{type(widget).__name__} {title[:30]!r}"] += 1
+            objects += len(widget.findChildren(QObject))
+    return kinds, objects
+
+
 def children_by_kind(window) -> collections.Counter:
     """Qt objects under the window by (class, object name, parent class)."""
     from PySide6.QtCore import QObject
@@ -709,6 +724,7 @@ def main(argv=None) -> int:
 
     def tick():
         i = marks.get("i", 0)
+        marks["i"] = i + 1  # first: an exception below must not run the same step again forever
         if "last" in marks and i > warm_at:
             name, n0, r0, k0, m0 = marks.pop("last")
             malloc_growth[name] += malloc_in_use_mb() - m0
@@ -723,7 +739,8 @@ def main(argv=None) -> int:
             marks.update(rss_warm=rss_mb(), rss_warm_idle=idle_rss_mb(app))
             marks.update(rss_warm_trimmed=trimmed_rss_mb(), composition_warm=composition(),
                          none_warm=sys.getrefcount(None),
-                         children_warm=children_by_kind(window), t0=time.perf_counter())
+                         children_warm=children_by_kind(window), tops_warm=top_levels(app, window),
+                         t0=time.perf_counter())
             reached.reset()  # from here on: what the soak's actions reached
             if args.tracemalloc:
                 marks["snapshot"] = tracemalloc.take_snapshot()
@@ -738,7 +755,6 @@ def main(argv=None) -> int:
                   f"RSS {rss_mb():7.1f} MB (in use {trimmed_rss_mb():7.1f})  "
                   f"None refs +{sys.getrefcount(None) - marks['none_warm']:,}"
                   f"  exceptions {len(exceptions)}\n        {composition()}", flush=True)
-        marks["i"] = i + 1
         marks["last"] = (plan[i], sys.getrefcount(None), rss_mb(), len(window.findChildren(QObject)),
                          malloc_in_use_mb())
         soak.run(plan[i])
@@ -761,7 +777,7 @@ def main(argv=None) -> int:
     rss_same_idle, rss_same_trimmed, composition_same = idle_rss_mb(app), trimmed_rss_mb(), composition()
     if args.tracemalloc:
         print_python_growth(marks["snapshot"], tracemalloc.take_snapshot(), args.tracemalloc)
-    children_end = children_by_kind(window)
+    children_end, tops_end = children_by_kind(window), top_levels(app, window)
     if args.exit_hard:
         sys.stdout.flush()
         os._exit(0)
@@ -810,6 +826,12 @@ def main(argv=None) -> int:
           f"{sum(children_end.values())} at the end")
     grown = children_end - children_warm
     for kind, n in grown.most_common(8):
+        print(f"  {n:+6d} {kind}")
+    (tops_warm, under_warm) = marks["tops_warm"]
+    print(f"Other top-level widgets: {sum(tops_warm.values())} ({under_warm} Qt objects under them) "
+          f"after warm-up, {sum(tops_end[0].values())} ({tops_end[1]}) at the end")
+    print("  after warm-up: " + ", ".join(f"{n} {kind}" for kind, n in tops_warm.most_common(6)))
+    for kind, n in (tops_end[0] - tops_warm).most_common(8):
         print(f"  {n:+6d} {kind}")
     print(f"\n{'action':14s} {'count':>6s} {'None refs/action':>17s} {'RSS KB/action':>14s} "
           f"{'Qt objects/action':>18s} {'malloc KB/action':>17s}")

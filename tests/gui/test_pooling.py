@@ -46,3 +46,12 @@ def test_attention_rows_keep_their_peak():
     weights[np.arange(512), peaks] = 0.9
     pooled = max_pool(weights, 2, 2)
     assert np.all(pooled[np.arange(512) // 2, peaks // 2] == 0.9)
+
+
+def test_pool_factor_never_exceeds_the_cells():
+    """A Train-tab panel laid out ~0 px high gave pool_factor(24, 1.4e-14) = 1.7e15 and the
+    pooling loop ran that many times on the GUI thread (found by the soak)."""
+    from explorer.gui.plotting.heatmap_item import pool_factor
+    assert pool_factor(24, 24 * 5.9e-16) == 24
+    assert pool_factor(6, 0.13) == 6
+    assert pool_factor(24, 12.0) == 2

@@ -166,7 +166,7 @@ def pool_factor(cells: int, pixels: float) -> int:
     fewest cells per block that leave a block no smaller than a pixel."""
     if pixels <= 0 or cells <= pixels:
         return 1
-    return math.ceil(cells / pixels)
+    return min(cells, math.ceil(cells / pixels))  # a panel squeezed to ~0 px: one block, not 10^15
 
 
 def max_pool(matrix: np.ndarray, rows: int, cols: int) -> np.ndarray:
