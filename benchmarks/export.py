@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from explorer.core import AttentionConfig, forward  # noqa: E402
 from explorer.gui.window.exports.figures import ExportOptions, build_figure, figure_bytes  # noqa: E402
 from explorer.export.naming import FigureSpec  # noqa: E402
-from explorer.cli.export import ensure_qt_app  # noqa: E402
+from explorer.cli.qt_app import ensure_qt_app  # noqa: E402
 
 SIZES = [(4, 8, 2), (13, 64, 4), (13, 64, 8), (64, 256, 8), (256, 512, 16)]
 TARGET_S = 1.0

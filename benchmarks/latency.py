@@ -98,7 +98,7 @@ AUTO_PRECISION = True  # as the app runs (gui.window.app); --exact-precision: al
 def open_window(app, n: int, d: int, h: int):
     from explorer.core import AttentionConfig
     from explorer.gui.window.main_window import MainWindow
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     state = AppState(AttentionConfig(tokens=tuple(f"t{i}" for i in range(n)), d_model=d,
                                      n_heads=h, seed=1), auto_precision=AUTO_PRECISION)
     state.view.show_values = "on" if n <= 16 else "auto"
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.no_prefetch:
         try:
-            from explorer.app.compute import ComputeWorker
+            from explorer.app.course.compute import ComputeWorker
             ComputeWorker.prefetch = False
         except ImportError:  # older trees: no prefetch to turn off
             pass

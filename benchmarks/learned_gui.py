@@ -69,7 +69,7 @@ def measure(app, window, name: str, n: int, repeats: int, overview: bool) -> tup
 
 def measure_kv(app, window, name: str, n: int, repeats: int, k: int) -> tuple[int, list[float]]:
     """Sentence edit -> the KV tab's real cache for that sentence painted."""
-    from explorer.app.learned_kv import LearnedKVTrace
+    from explorer.app.models.learned_kv import LearnedKVTrace
     from explorer.core.learned import load_model
     learned, panel = window.learned, window.kv_panel
     model = load_model(name, "cpu")
@@ -100,7 +100,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from PySide6.QtWidgets import QApplication
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     from explorer.core.learned import MODELS, is_installed
     from explorer.gui.window.main_window import MainWindow
     app = QApplication.instance() or QApplication([])

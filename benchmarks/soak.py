@@ -71,7 +71,8 @@ TRAIN_STEPS = 100  # the Train tab's steps box in the soak: a run is a few secon
 SETTLE_S = 120.0   # the longest settle() waits (a pretrained model's first load on a busy machine)
 HARMLESS_QT = ("This plugin does not support propagateSizeHints()",  # offscreen platform
                "This plugin does not support raise()")
-NO_FONT_QT = "OpenType support missing for"  # tokens of a script no installed font covers (counted)
+NO_FONT_QT = "OpenType support missing for"  # a font's first family lacks a complex script that a
+# token uses (Indic, Khmer, Syriac): counted apart; the bundled Explorer Sans has them (gui/plotting/fonts)
 
 
 class Soak:
@@ -178,7 +179,7 @@ class Soak:
 
     def same_features(self) -> None:
         """same_state()'s part beyond the random model (see there)."""
-        from explorer.app.learned_state import DEFAULT_TEXT
+        from explorer.app.models.learned_state import DEFAULT_TEXT
         w = self.w
         lessons = w.lessons
         lessons.session.leave()
@@ -372,7 +373,7 @@ class Soak:
         of the pretrained models or the Train tab's model (when it has one), whose picture is
         waited for half the time (else the next actions may overtake it: latest request wins,
         and SmolLM2 would hardly ever be shown)."""
-        from explorer.app.learned_state import RANDOM
+        from explorer.app.models.learned_state import RANDOM
         if self.rng.random() < 0.5:
             self.choose_source(RANDOM)
             return
@@ -383,7 +384,7 @@ class Soak:
     def layer(self):
         """The layer slider, or the info strip's ◀ ▶ (nothing while the random model is shown)."""
         w = self.w
-        if w.learned.is_random:
+        if w.shown.course:
             return
         slider = w.model_source.layer_slider
         move = self.rng.choice(["slider", "next", "previous"])
@@ -601,7 +602,7 @@ def find_lesson(name: str):
 
 
 def spec_kind(name: str) -> str | None:
-    from explorer.app.learned import spec_of
+    from explorer.app.models.sources import spec_of
     spec = spec_of(name)
     return None if spec is None else spec.kind
 
@@ -682,7 +683,7 @@ def main(argv=None) -> int:
     from PySide6.QtCore import QEvent, QObject, QTimer, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
     from explorer.gui.window.main_window import MainWindow  # the two imports to adapt if modules move
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
 
     warnings, exceptions, during = collections.Counter(), [], {}  # during: message -> actions
     marks = {}
@@ -800,8 +801,9 @@ def main(argv=None) -> int:
     print(f"Qt warnings: {sum(warnings.values())} (+ {harmless} of the offscreen platform's "
           f"{' / '.join(repr(m) for m in HARMLESS_QT)})")
     if fonts:
-        print(f"  of them {fonts} × {NO_FONT_QT!r}: no font on this machine has that script "
-              f"(11 Devanagari, 16 Tamil, 17 Telugu, …): Qt says it once per font, size and script")
+        print(f"  of them {fonts} × {NO_FONT_QT!r}: a token's script is missing from a font's first "
+              f"family (11 Devanagari, 16 Tamil, 17 Telugu, …; the bundled Explorer Sans should have "
+              f"it): Qt says it once per family, size and script")
     for message, n in warnings.most_common(10):
         actions = ", ".join(f"{name} {k}" for name, k in during[message].most_common(4))
         print(f"  {n:6d} × {message[:150]}  (during {actions})")

@@ -26,7 +26,7 @@ def main() -> int:
     parser.add_argument("--after", type=float, default=1.0)
     args = parser.parse_args()
     from explorer.app.runner import Runner
-    from explorer.app.topics import compute_encoder
+    from explorer.app.course.topics import compute_encoder
     from explorer.core import AttentionConfig
     n, d, h = args.size
     config = AttentionConfig(tokens=tuple(f"t{i}" for i in range(n)), d_model=d, n_heads=h)

@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from PySide6.QtWidgets import QApplication
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     from explorer.gui.window.main_window import MainWindow
     app = QApplication.instance() or QApplication([])
     load_before = os.getloadavg()

@@ -22,6 +22,28 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _model_sources_restored():
+    """Sources a test registers (a fake one, a folder opened in the window) are removed after it."""
+    import sys
+    registry = sys.modules.get("explorer.app.models.sources")
+    before = None if registry is None else set(registry._SOURCES)
+    yield
+    registry = sys.modules.get("explorer.app.models.sources")
+    if registry is not None:
+        for name in [n for n in registry._SOURCES if before is None or n not in before]:
+            if name not in ("random", "trained") and name not in registry.MODELS:
+                registry.unregister_source(name)
+
+
+@pytest.fixture(autouse=True)
+def _empty_hub_cache(tmp_path_factory, monkeypatch):
+    """An empty Hugging Face cache for every test (the Model source list and `models` list the
+    cache's checkpoints: a developer's real cache must not change what a test sees); offline."""
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path_factory.mktemp("hub")))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture(autouse=True)
 def _normal_font_scale():
     """Presentation mode scales every font process-wide; no test inherits another's scale."""
     yield

@@ -26,6 +26,8 @@ ALLOW = {
     "flop", "flops", "mflop", "nats", "px", "ms", "kib", "mib", "gib", "bytes",
     # model families, weight formats and tokenizer algorithms of the pretrained models (their names)
     "bert", "llama", "gguf", "safetensors", "wordpiece", "sentencepiece", "unigram",
+    # where own checkpoints come from (a company's and a library's name): "Hugging Face", transformers
+    "hugging", "face", "transformers",
     # the colormaps (pyqtgraph/matplotlib names)
     "viridis", "magma", "inferno", "plasma", "cividis", "turbo", "gray", "greys", "grey",
     # GPT-2 (a model's name), Lab (the course's "Lab 3")

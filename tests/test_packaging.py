@@ -28,7 +28,9 @@ def test_fonts_and_their_licence_are_package_data_of_explorer_resources():
     shipped = {p.name for p in (REPO / "resources" / "fonts").iterdir()
                if any(fnmatch.fnmatch(p.name, pattern) for pattern in patterns)}
     assert {"NanumGothic.ttf", "NanumGothicBold.ttf", "OFL-NanumGothic.txt",
-            "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "OFL-NotoSans.txt"} <= shipped
+            "ExplorerSans-Regular.ttf", "ExplorerSans-Bold.ttf", "OFL-NotoSans.txt"} <= shipped
+    from explorer.gui.plotting.fonts import FONT_FILES
+    assert set(FONT_FILES) <= shipped  # every file the app registers is in the wheel
 
 
 def test_the_window_icon_is_package_data_and_loads():

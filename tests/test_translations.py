@@ -44,17 +44,22 @@ def test_every_message_is_translated():
     assert unfinished == [], "translate these in the .ts, then run tools/update_translations.py"
 
 
+# translations that leave a field out on purpose (never one that adds a field: format() would fail)
+LEAVES_OUT = {("topics.masking", "query {row} ({token}) may only see keys {seen} (causal), and all of them are "
+                                 "padding: its weights are all 0 and its output is the zero vector."): ["{seen}"]}
+
+
 def test_placeholders_survive_translation():
     marks = re.compile(r"%\d|\{[a-z_]*\}")
     wrong = [(c, s, t.text) for c, s, t in messages(TS)
-             if sorted(marks.findall(s)) != sorted(marks.findall(t.text or ""))]
+             if sorted(marks.findall(s)) != sorted(marks.findall(t.text or "") + LEAVES_OUT.get((c, s), []))]
     assert wrong == []
 
 
 def test_the_ts_holds_every_text_of_the_code(tmp_path):
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
-    subprocess.run([tool("pyside6-lupdate"), "-no-obsolete", "-locations", "none",
+    subprocess.run([tool("pyside6-lupdate"), *update_translations.LUPDATE_OPTIONS,
                     *update_translations.sources(), "-ts", str(copy)],
                    cwd=REPO, check=True, capture_output=True)
     now = {(c, s) for c, s, _ in messages(copy)}

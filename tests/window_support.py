@@ -11,8 +11,8 @@ import numpy as np
 
 from explorer.core import forward, validate
 from explorer.gui.window.main_window import MainWindow
-from explorer.app.state import AppState
-from explorer.app.compute import ComputeWorker
+from explorer.app.course.state import AppState
+from explorer.app.course.compute import ComputeWorker
 
 SETTLE_MS = 30_000
 

@@ -8,7 +8,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 from PySide6.QtWidgets import QApplication
 from explorer.gui.plotting.fonts import load_bundled_fonts, ui_font
 from explorer.gui.window.main_window import MainWindow, NORMAL_PT
-from explorer.app.state import AppState
+from explorer.app.course.state import AppState
 from explorer.app.lessons import builtin_lessons
 from explorer.gui.plotting.i18n import install_language
 

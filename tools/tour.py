@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from PySide6.QtCore import QTimer
 from explorer.gui.plotting.fonts import load_bundled_fonts, ui_font
 from explorer.gui.window.main_window import MainWindow, NORMAL_PT
-from explorer.app.state import AppState, ViewState
+from explorer.app.course.state import AppState, ViewState
 from explorer.core import get_preset
 from explorer.gui.topics import TOPICS, TopicsController
 from explorer.gui.plotting.i18n import install_language

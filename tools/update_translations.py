@@ -24,19 +24,24 @@ def tool(name: str) -> str:
     return str(here) if here.exists() else name
 
 
+MARKS = ("translate(", "QT_TRANSLATE_NOOP(", "tr_label(")
+# our helpers lupdate must read like translate(context, source): TopicView.tr_label
+LUPDATE_OPTIONS = ["-no-obsolete", "-locations", "none", "-tr-function-alias", "translate+=tr_label"]
+
+
 def sources() -> list[str]:
-    files = sorted((ROOT / "explorer" / "gui").rglob("*.py")) + [ROOT / "explorer" / "app" / "report.py",
-                                                                ROOT / "explorer" / "export" / "naming.py"]
-    files += [ROOT / "explorer" / "app" / f"{name}.py" for name in ("learned", "learned_generation", "learned_kv", "learned_state",
-                                                                    "settings", "settings_file", "topic_settings")]
-    # core's error templates (ConfigError.of, context "core"; shown by app.i18n.error_text)
-    files += sorted(p for p in (ROOT / "explorer" / "core").rglob("*.py") if "QT_TRANSLATE_NOOP" in p.read_text("utf-8"))
+    """Every module of explorer/ that writes or marks a text for the catalogue (the window's
+    and the texts defined below it: core's presets, model descriptions, error templates ...).
+    The command line's own messages stay English."""
+    files = sorted(p for p in (ROOT / "explorer").rglob("*.py")
+                   if "cli" not in p.relative_to(ROOT / "explorer").parts[:1]
+                   and any(mark in p.read_text("utf-8") for mark in MARKS))
     return [str(p.relative_to(ROOT)) for p in files]
 
 
 def lupdate(language: str) -> None:
     ts = I18N / f"attention_explorer_{language}.ts"
-    subprocess.run([tool("pyside6-lupdate"), "-no-obsolete", "-locations", "none", *sources(),
+    subprocess.run([tool("pyside6-lupdate"), *LUPDATE_OPTIONS, *sources(),
                     "-target-language", language, "-ts", str(ts.relative_to(ROOT))],
                    cwd=ROOT, check=True)
 

@@ -12,7 +12,7 @@ try:
     from explorer.gui.window.exports.from_window import available_specs, export_from_window
     from explorer.gui.window.exports.figures import ExportOptions
     from explorer.gui.plotting.fonts import ui_font
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
 except ImportError:
     from explorer.gui.main_window import MainWindow, NORMAL_PT
     from explorer.export.from_window import available_specs, export_from_window

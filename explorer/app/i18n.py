@@ -1,10 +1,11 @@
 """Which language the texts are in, and the translations read without Qt.
 
-The GUI translates through Qt (``QCoreApplication.translate`` with the compiled
-``resources/i18n/attention_explorer_<lang>.qm``; see ``explorer/gui/plotting/i18n.py``). What
-must stay Qt-free (``dump --format text``, the report in this floor) reads the same messages
-from the ``.ts`` source next to it with the standard library's XML parser, so there is one
-catalogue for both.
+One catalogue (``resources/i18n/attention_explorer_<lang>.ts``), two readers, never both at
+once: the window translates every text through Qt's translator (the compiled ``.qm``; see
+``explorer/gui/plotting/i18n``), which it installs here too (``use_translator``), so the texts
+the app layer makes for the window (errors, notes, model descriptions) come from Qt as well.
+Without a window (the command line: ``dump --lang ko``) ``translate`` reads the ``.ts`` with
+the standard library's XML parser.
 
 English is the source language: it needs no catalogue. ``LANGUAGES`` lists what the UI offers.
 """
@@ -14,8 +15,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
-from ..core.messages import TranslatableError, joined
+from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError, joined  # noqa: F401 - the marker
 from .resources import resource_path
 
 LANGUAGES = ("en", "ko")
@@ -25,6 +27,7 @@ CATALOG_STEM = "attention_explorer"
 LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
 
 _current = DEFAULT_LANGUAGE
+_translator: Callable[[str, str], str] | None = None  # Qt's, while a window runs
 
 
 def language_from_locale(name: str) -> str:
@@ -43,6 +46,13 @@ def set_current_language(language: str) -> None:
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r} (choose {' or '.join(LANGUAGES)})")
     _current = language
+
+
+def use_translator(translator: Callable[[str, str], str] | None) -> None:
+    """``translator(context, text)`` answers for the current language from now on (the GUI
+    installs Qt's ``QCoreApplication.translate``); None: the ``.ts`` reader again."""
+    global _translator
+    _translator = translator
 
 
 def catalog_path(language: str, suffix: str = ".ts") -> Path | None:
@@ -71,13 +81,13 @@ def catalog(language: str) -> dict[tuple[str, str], str]:
 
 def translate(context: str, text: str, language: str | None = None) -> str:
     """`text` in the current (or given) language; the English source when not translated.
-    Same call shape as Qt's QCoreApplication.translate, so pyside6-lupdate collects it."""
+    Same call shape as Qt's QCoreApplication.translate, so pyside6-lupdate collects it. The
+    current language through the installed translator (Qt's in the window), else the .ts."""
+    if _translator is not None and (language is None or language == _current):
+        return _translator(context, text)
     return catalog(language or _current).get((context, text), text)
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate's marker name
-    """Marks a text for the catalogue where it is defined; translated where it is shown."""
-    return text
 
 
 def error_text(exc: BaseException, language: str | None = None) -> str:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..core import AttentionConfig, ConfigError
 from ..core.messages import QT_TRANSLATE_NOOP
-from ..core.output_files import ExportError, write_file
+from ..core.files.output_files import ExportError, write_file
 from .i18n import LANGUAGES
 from .settings_file import (MAX_BACKUPS, MAX_BYTES, MISSING, NotOurs, SettingsNote,  # noqa: F401 (API)
                             keep_aside, not_an_object, read_json)
@@ -41,7 +41,9 @@ SETTINGS_ENV = "ATTENTION_EXPLORER_SETTINGS_DIR"
 FILE_NAME = "settings.json"
 APP_DIR_NAME = "attention-explorer"
 FORMAT_VERSION = 1
-SHOW_VALUES_MODES = ("auto", "on", "off")
+# the show-values modes (the combo shows them translated: marked here, where they are defined)
+SHOW_VALUES_MODES = (QT_TRANSLATE_NOOP("controls.options", "auto"), QT_TRANSLATE_NOOP("controls.options", "on"),
+                     QT_TRANSLATE_NOOP("controls.options", "off"))
 
 
 @dataclass
@@ -61,6 +63,8 @@ class Settings:
     # the Train tab's choices (task, size, seed, lr, steps); checked when the tab is built,
     # after the first paint (core.training is not imported at start-up)
     training: dict = field(default_factory=dict)
+    # model folders (or cached repo ids) opened lately, newest first: Model source lists them
+    recent_models: tuple = ()
 
     def to_dict(self) -> dict:
         return {
@@ -74,6 +78,7 @@ class Settings:
             "topics": self.topics,
             "language": self.language,
             "training": self.training,
+            "recent_models": list(self.recent_models),
         }
 
 
@@ -109,6 +114,75 @@ def _is_base64(text: str) -> bool:
     return True
 
 
+# ----- what each setting may be: the one table (settings.json, ViewState, TopicSettings) -----
+def one_of(*choices):
+    """A check that `value` is one of `choices` (returns it; ValueError otherwise)."""
+    def check(value):
+        if isinstance(value, bool) or value not in choices:  # (True == 1: never a choice by accident)
+            raise ValueError(f"must be one of {choices}, got {value!r}")
+        return value
+    return check
+
+
+def flag(value):
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
+def base64_text(value):
+    if not isinstance(value, str) or not _is_base64(value):
+        raise ValueError("must be base64 text")
+    return value
+
+
+def name_text(value):
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"must be a non-empty name, got {value!r}")
+    return value
+
+
+MAX_RECENT_MODELS = 8
+
+
+def recent_list(value):
+    """Up to MAX_RECENT_MODELS folder paths or repo ids (strings, no control characters)."""
+    if (not isinstance(value, (list, tuple)) or len(value) > MAX_RECENT_MODELS
+            or not all(isinstance(v, str) and 0 < len(v) < 4096 and v.isprintable() for v in value)):
+        raise ValueError(f"must be a list of at most {MAX_RECENT_MODELS} paths")
+    return tuple(value)
+
+
+def json_object(value):
+    if not isinstance(value, dict):
+        raise ValueError(f"must be an object, got {type(value).__name__}")
+    return value  # field by field where it is used (TopicSettings, the Train tab)
+
+
+# saved field -> its check (a check returns the value, or raises ValueError saying why). The
+# colormap's names are the window's (plotting.colormaps): the window maps an unknown one to
+# its default; here it must be a name.
+SETTINGS_CHECKS = {
+    "geometry": base64_text,
+    "window_state": base64_text,
+    "colormap": name_text,
+    "show_values": one_of(*SHOW_VALUES_MODES),
+    "presentation": flag,
+    "topics": json_object,
+    "training": json_object,
+    "language": one_of("", *LANGUAGES),  # "": not chosen yet, the system locale decides
+    "recent_models": recent_list,
+}
+
+
+def check_setting(name: str, value):
+    """`value` when it is valid for the setting `name` (SETTINGS_CHECKS); ValueError saying why."""
+    try:
+        return SETTINGS_CHECKS[name](value)
+    except ValueError as exc:
+        raise ValueError(f"{name} {exc}") from None
+
+
 # what each saved field's problem says (one message each, so every language can word it)
 IGNORED = {
     "geometry": QT_TRANSLATE_NOOP("settings", "saved window geometry ignored"),
@@ -119,6 +193,7 @@ IGNORED = {
     "topics": QT_TRANSLATE_NOOP("settings", "saved topic settings ignored"),
     "training": QT_TRANSLATE_NOOP("settings", "saved training settings ignored"),
     "language": QT_TRANSLATE_NOOP("settings", "saved language ignored"),
+    "recent_models": QT_TRANSLATE_NOOP("settings", "saved recent model folders ignored"),
 }
 
 
@@ -146,42 +221,11 @@ def settings_from_dict(data: object) -> tuple[Settings, list[SettingsNote]]:
         except (ConfigError, TypeError, ValueError) as exc:
             problems.append(SettingsNote.of(QT_TRANSLATE_NOOP("settings", "saved config ignored ({error})"),
                                             error=exc))
-    for name in ("geometry", "window_state"):
-        value = data.get(name, "")
-        if isinstance(value, str) and _is_base64(value):
-            setattr(out, name, value)
-        else:
+    for name in SETTINGS_CHECKS:  # (topics: field by field in TopicSettings.update_from_dict)
+        try:
+            setattr(out, name, check_setting(name, data.get(name, getattr(defaults, name))))
+        except ValueError:
             problems.append(ignored(name))
-    colormap = data.get("colormap", defaults.colormap)
-    if isinstance(colormap, str) and colormap:
-        out.colormap = colormap
-    else:
-        problems.append(ignored("colormap"))
-    show = data.get("show_values", defaults.show_values)
-    if show in SHOW_VALUES_MODES:
-        out.show_values = show
-    else:
-        problems.append(ignored("show_values"))
-    presentation = data.get("presentation", defaults.presentation)
-    if isinstance(presentation, bool):
-        out.presentation = presentation
-    else:
-        problems.append(ignored("presentation"))
-    topics = data.get("topics", {})
-    if isinstance(topics, dict):
-        out.topics = topics  # field by field in TopicSettings.update_from_dict
-    else:
-        problems.append(ignored("topics"))
-    training = data.get("training", {})
-    if isinstance(training, dict):
-        out.training = training
-    else:
-        problems.append(ignored("training"))
-    language = data.get("language", defaults.language)
-    if language in ("", *LANGUAGES):
-        out.language = language
-    else:
-        problems.append(ignored("language"))
     return out, problems
 
 

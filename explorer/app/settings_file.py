@@ -13,9 +13,9 @@ import json
 import os
 from pathlib import Path
 
-from ..core import user_files
+from ..core.files import user_files
 from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError
-from ..core.user_files import UserFileError, read_user_file
+from ..core.files.user_files import UserFileError, read_user_file
 
 MAX_BYTES = 1_000_000  # a settings file is a few hundred bytes; anything huge is not ours
 

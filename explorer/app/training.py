@@ -17,7 +17,7 @@ Events (emitted on the main thread):
 
 A saved model's bytes are made on the main thread, only while no chunk runs (``is_idle``): the
 trainer is the runner's between chunks; the Train tab writes them through the one output writer
-(explorer.core.output_files). Loading runs on the runner (it imports torch, reads the file through
+(explorer.core.files.output_files). Loading runs on the runner (it imports torch, reads the file through
 core.user_files, which refuses a FIFO at once, and builds a Trainer around the loaded model, whose
 first snapshot is the loaded model's attention). Errors reach ``error`` as one line, in the UI's
 language when they have a template (a refused model file, a bad config).

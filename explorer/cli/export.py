@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from . import interrupt
 from .interrupt import Interrupted
 from .options import add_config_options, add_language_option, config_from_args
 from .output import OutputError, print_out, say
+from .qt_app import ensure_qt_app  # Qt only when called
 
 EXIT_FILES = 1
 MIN_SCALE = 0.25  # below a quarter of the on-screen size the labels are unreadable specks
@@ -80,31 +80,6 @@ def _width(text: str) -> int:
     return value
 
 
-def ensure_qt_app():
-    """The running QApplication, or a new one on the offscreen platform when there is no display."""
-    if not os.environ.get("QT_QPA_PLATFORM") and not (os.environ.get("DISPLAY")
-                                                       or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtWidgets import QApplication
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication(["attention-explorer"])
-        _use_window_font(app)
-    from ..export.theme import bundled_family
-    bundled_family()
-    return app
-
-
-def _use_window_font(app) -> None:
-    """The application font `run_app` sets, so figures look as they do in the window."""
-    try:
-        from ..gui.plotting.fonts import ui_font
-        from ..gui.window.main_window import NORMAL_PT
-    except ImportError:
-        return
-    app.setFont(ui_font(NORMAL_PT))
-
-
 def run_export(args: argparse.Namespace) -> int:
     """Render the figures and write them into --out (created with its parents when missing).
 
@@ -112,7 +87,7 @@ def run_export(args: argparse.Namespace) -> int:
     again, and on a stop signal (interrupt.py) the files it wrote too, before Interrupted goes
     on to cli.main (one line, exit 128 + the signal's number).
     """
-    from ..core.output_files import ExportError, make_folders, remove_empty
+    from ..core.files.output_files import ExportError, make_folders, remove_empty
     try:
         created = make_folders(args.out)
     except ExportError as exc:
@@ -131,7 +106,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _export_into(args: argparse.Namespace, written: "_Written") -> int:
-    from ..core.output_files import ExportError, check_folder, write_files
+    from ..core.files.output_files import ExportError, check_folder, write_files
     if args.lesson is not None:
         from .lesson import lesson_items
         names, render = lesson_items(args)
@@ -174,7 +149,7 @@ def _list(paths) -> None:
 def _checked(content):
     """`content` (bytes or Streamed) as pieces with a stop check before each: an interrupted
     write stops before the next file or piece, and write_files removes what it had staged."""
-    from ..core.output_files import Streamed
+    from ..core.files.output_files import Streamed
     pieces = (content,) if isinstance(content, (bytes, bytearray, memoryview)) else content
 
     def make():
@@ -234,7 +209,7 @@ def _check_window_options(specs, args) -> None:
 
 
 def _custom_name(name: str, fmt: str, count: int) -> str:
-    from ..core.output_files import ExportError, check_name
+    from ..core.files.output_files import ExportError, check_name
     if count != 1:
         raise ConfigError(f"--name needs a single figure, --what gives {count}")
     try:
@@ -250,7 +225,7 @@ def _custom_name(name: str, fmt: str, count: int) -> str:
 
 
 def _refuse_existing(folder, names: list[str]) -> None:
-    from ..core.output_files import ExportExistsError
+    from ..core.files.output_files import ExportExistsError
     for name in names:
         if (folder / name).exists():
             raise ExportExistsError(folder / name)
@@ -271,7 +246,6 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
         for spec in specs:
             interrupt.check()  # between figures: no Qt code on the stack here
             if spec.kind == "window":
-                from ..gui.window.exports.from_window import fresh_window_bytes
                 items.append((None, fresh_window_bytes(config, options)))
             else:
                 items += export_items(config, [spec], options)
@@ -281,6 +255,42 @@ def _render(config, specs, args) -> list[tuple[str, bytes]]:
     finally:
         if previous is not None:
             install_language(previous)
+
+
+def fresh_window_bytes(config, options, size=None, timeout_s: float = 60.0) -> bytes:
+    """Open a new main window offscreen on `config`, wait for its picture, render it, close it.
+
+    For the command line (README screenshots): the window's own worker computes, so this
+    waits in a local event loop; it never touches the user's settings file.
+    """
+    import time
+
+    from PySide6.QtCore import QElapsedTimer, QSize
+    from PySide6.QtWidgets import QApplication
+
+    from ..app.course.state import AppState
+    from ..core.messages import QT_TRANSLATE_NOOP
+    from ..core.files.output_files import ExportError
+    from ..gui.export.render import settle
+    from ..gui.window.exports.figures import discard
+    from ..gui.window.exports.from_window import window_bytes
+    from ..gui.window.main_window import MainWindow
+    state = AppState(config)
+    window = MainWindow(state)
+    try:
+        clock = QElapsedTimer()
+        clock.start()
+        while state.result is None or state.result.config != config or not state.is_idle():
+            if clock.elapsed() > timeout_s * 1000:
+                raise ExportError.of(QT_TRANSLATE_NOOP("export", "the window did not compute its picture "
+                                                                 "within {seconds} s"), seconds=f"{timeout_s:g}")
+            QApplication.processEvents()
+            time.sleep(0.005)
+        settle(window, size or QSize(1400, 900))
+        return window_bytes(window, options)
+    finally:
+        state.shutdown()
+        discard(window)
 
 
 def _fail(exc: Exception) -> int:

@@ -110,7 +110,7 @@ def render_deck(lesson, args: argparse.Namespace) -> list[bytes]:
     """Each step's view, rendered from one offscreen window that walks the lesson, with the
     labels and texts in --lang."""
     from ..gui.plotting.i18n import current_language, install_language
-    from .export import ensure_qt_app
+    from .qt_app import ensure_qt_app
     app = ensure_qt_app()  # noqa: F841  (kept alive while rendering)
     previous = current_language()
     install_language(args.lang)
@@ -126,9 +126,9 @@ def _walk(lesson, args: argparse.Namespace) -> list[bytes]:
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QApplication
 
-    from ..app.state import AppState
-    from ..core.output_files import ExportError
-    from ..export.render import render_png, render_svg, settle
+    from ..app.course.state import AppState
+    from ..core.files.output_files import ExportError
+    from ..gui.export.render import render_png, render_svg, settle
     from ..gui.window.exports.figures import discard
     from ..gui.window.main_window import MainWindow
     deck_size = QSize(*DECK_WINDOW)

@@ -6,7 +6,7 @@ Exit codes: 0 trained (and saved with --out), 1 the model file could not be writ
 without --force (nothing left behind, checked before training too), 2 bad options (one line on
 stderr, as in explorer.cli.main), 130 interrupted with Ctrl+C (nothing saved).
 
---out is written by the one output writer (explorer.core.output_files): never over anything but a
+--out is written by the one output writer (explorer.core.files.output_files): never over anything but a
 regular file (a FIFO, a device, a symlink: refused even with --force; as root, --out /dev/null
 --force once replaced the machine's /dev/null), mode from the umask, and the folder, the name
 and an existing file are checked before training starts, not after.
@@ -24,7 +24,7 @@ from pathlib import Path
 from ..core import ConfigError
 from ..core.training import (ROLES, TASKS, CheckpointError, TrainConfig, phase_change_step,
                              require_safetensors, validate_train)
-from ..core.output_files import ExportError, ExportExistsError, check_targets, write_file
+from ..core.files.output_files import ExportError, ExportExistsError, check_targets, write_file
 from .options import ascii_float, ascii_int
 
 EXIT_FILES = 1

@@ -13,7 +13,7 @@ from .backends import canonical_device
 from .cancel import StopCheck, check
 from .config import AttentionConfig, validate
 from .masks import build_mask, fully_masked_rows
-from .numpy_ops import head_chunks, self_attention as numpy_self_attention
+from .backends.numpy_ops import head_chunks, self_attention as numpy_self_attention
 from .positional import sinusoidal_table
 from .stats import HeadStats, head_stats
 from .weights import draw_weights_polling
@@ -83,7 +83,7 @@ def forward(config: AttentionConfig, should_stop: StopCheck = None) -> Attention
     check(should_stop, "forward pass")
     allowed = build_mask(config.n_tokens, config.n_tokens, config.causal, config.padding)
     if config.backend == "torch":
-        from . import torch_ops  # lazy: the first torch use pays the import, not start-up
+        from .backends import torch_ops  # lazy: the first torch use pays the import, not start-up
     start = time.perf_counter()
     if config.backend == "torch":
         parts = torch_ops.self_attention(weights, pe, config.n_heads, allowed, config.scaled,

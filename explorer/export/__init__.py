@@ -1,12 +1,14 @@
-"""Figures for slides: PNG / SVG / CSV export of the views, from the window or the command line.
+"""Figures for slides, the Qt-free half: what to export, file names, CSV, PNG and SVG markup.
 
-Qt-free modules: `files` (safe writing), `naming` (what to export, file names, title line),
-`csv_export`. Qt modules: `render` (widget -> QImage / SVG), `theme`, `frame`, `figures`
-(offscreen views built from a config). Import the Qt ones explicitly; this package
-imports nothing from Qt by itself, so the CLI can write CSV without a display.
+`naming` (what to export, file names, the title line, formats and backgrounds), `csv_export`
+(the numbers behind a figure), `png` (a fast PNG encoder of (h, w, 3) arrays) and `svg_markup`
+(SVG rewrites that need no Qt). The safe writer is `explorer.core.files.output_files` (re-exported
+here). Nothing here imports Qt (a contract in pyproject.toml), so the CLI writes CSV and
+`dump` runs without a display. The Qt half, drawing a widget as PNG or SVG, its page and theme,
+is `explorer.gui.export`; the offscreen views it draws are built in `gui/window/exports`.
 """
 
-from ..core.output_files import ExportError, ExportExistsError, check_folder, check_name, write_file, write_files
+from ..core.files.output_files import ExportError, ExportExistsError, check_folder, check_name, write_file, write_files
 from .naming import FigureSpec, default_name, parse_what, settings_tag, settings_title
 
 __all__ = [

@@ -12,11 +12,12 @@ import hashlib
 from dataclasses import dataclass
 
 from ..core import AttentionConfig, ConfigError
-from ..app.i18n import translate
+from ..app.i18n import QT_TRANSLATE_NOOP, translate
 from ..core.config import parse_whole
 
 KINDS = ("heads", "head", "pe", "kv", "window")
-BACKGROUNDS = ("white", "dark")  # slides (dark text on white) or a dark theme
+BACKGROUNDS = (QT_TRANSLATE_NOOP("window.export_dialog", "white"),  # slides (dark text on white)
+               QT_TRANSLATE_NOOP("window.export_dialog", "dark"))   # or a dark theme
 FORMATS = ("png", "svg", "csv")
 WHAT_HELP = "heads, head:N, pe, kv:STEP or all (N and STEP are 0-based)"
 # File systems take 255 bytes; leave room for "_99" (unique_path) and ".NAME.xxxxxxxx.part".

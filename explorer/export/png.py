@@ -6,8 +6,10 @@ areas, for which the "Up" filter alone compresses as well, and the deflate strea
 cut into pieces compressed in parallel (as pigz does: each piece primed with the previous
 32 KiB, joined by sync flushes), which zlib does with the GIL released.
 The output is a plain 8-bit RGB PNG any decoder reads; tests decode it with Qt.
+Qt-free: it encodes (h, w, 3) uint8 arrays. A QImage's pixels come from
+`explorer.gui.export.render.image_rgb`, and `render.encode_png` encodes a QImage.
 
-`PngStream` encodes an image given in horizontal bands (render.py draws images too large
+`PngStream` encodes an image given in horizontal bands (gui/export/render.py draws images too large
 to hold whole band by band): the Up filter carries the last row over, each band's deflate
 pieces are primed with the 32 KiB before them, and each band becomes one IDAT chunk.
 """
@@ -20,7 +22,6 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from PySide6.QtGui import QImage
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVEL = 1           # figures are flat colour: level 1 is 3× faster than 6 for ~2× the bytes
@@ -29,13 +30,14 @@ WINDOW = 32 << 10       # deflate's window: each piece is primed with the previo
 MAX_THREADS = 8
 
 
-def encode_png(image: QImage, text: dict[str, str] | None = None, level: int = LEVEL,
+def encode_rgb(rgb: np.ndarray, dots_per_metre: tuple[int, int] = (0, 0),
+               text: dict[str, str] | None = None, level: int = LEVEL,
                threads: int | None = None) -> bytes:
-    """The image (alpha dropped) as PNG bytes, with UTF-8 text chunks and its dots per metre."""
-    rgb = image_rgb(image)  # (h, w, 3)
+    """(h, w, 3) uint8 colours as PNG bytes, with UTF-8 text chunks and the dots per metre
+    (written when both are positive)."""
     height, width, _ = rgb.shape
     chunks = [_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))]
-    dpm_x, dpm_y = image.dotsPerMeterX(), image.dotsPerMeterY()
+    dpm_x, dpm_y = dots_per_metre
     if dpm_x > 0 and dpm_y > 0:
         chunks.append(_chunk(b"pHYs", struct.pack(">IIB", dpm_x, dpm_y, 1)))
     for key, value in (text or {}).items():
@@ -44,14 +46,6 @@ def encode_png(image: QImage, text: dict[str, str] | None = None, level: int = L
     chunks.append(_chunk(b"IDAT", deflate(raw, level, threads)))
     chunks.append(_chunk(b"IEND", b""))
     return SIGNATURE + b"".join(chunks)
-
-
-def image_rgb(image: QImage) -> np.ndarray:
-    """(h, w, 3) uint8 copy of the image's colours."""
-    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
-    h, w = rgb.height(), rgb.width()
-    rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(h, rgb.bytesPerLine())  # (h, stride)
-    return rows[:, :w * 3].reshape(h, w, 3).copy()
 
 
 def up_filtered(rgb: np.ndarray) -> memoryview:

@@ -149,10 +149,6 @@
 <context>
     <name>app.learned_state</name>
     <message>
-        <source>no trained model yet: train or load one in the Train tab</source>
-        <translation>아직 학습된 모델이 없습니다: 학습 탭에서 모델을 학습하거나 불러오세요</translation>
-    </message>
-    <message>
         <source>generation needs a decoder: choose smollm2-135m or the trained model as the model source</source>
         <translation>생성에는 디코더가 필요합니다: 모델 소스로 smollm2-135m 또는 학습된 모델을 선택하세요</translation>
     </message>
@@ -167,6 +163,10 @@
     <message>
         <source>loading {model}…</source>
         <translation>{model} 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>opening {path}…</source>
+        <translation>{path} 여는 중…</translation>
     </message>
 </context>
 <context>
@@ -659,6 +659,70 @@
         <source>saving and loading trained models needs the safetensors package (pip install &apos;attention-explorer[models]&apos;)</source>
         <translation>학습된 모델을 저장하고 불러오려면 safetensors 패키지가 필요합니다 (pip install &apos;attention-explorer[models]&apos;)</translation>
     </message>
+    <message>
+        <source>{repo} is not in the Hugging Face cache ({root}): {reason}; the app never downloads (open the model&apos;s folder, or copy it into the cache)</source>
+        <translation>{repo}이(가) Hugging Face 캐시({root})에 없습니다: {reason}. 이 앱은 내려받지 않습니다 (모델 폴더를 열거나 캐시에 복사하세요)</translation>
+    </message>
+    <message>
+        <source>{value} is neither a folder nor a repo id (ORG/NAME)</source>
+        <translation>{value}은(는) 폴더도 저장소 ID(ORG/NAME)도 아닙니다</translation>
+    </message>
+    <message>
+        <source>{tensor} has shape {found}, but config.json makes it {expected}</source>
+        <translation>{tensor}의 모양이 {found}이지만 config.json에 따르면 {expected}이어야 합니다</translation>
+    </message>
+    <message>
+        <source>{tensor} is missing from the checkpoint&apos;s weights</source>
+        <translation>체크포인트의 가중치에 {tensor}이(가) 없습니다</translation>
+    </message>
+    <message>
+        <source>{family}: {setting} {value} is not computed natively</source>
+        <translation>{family}: {setting} {value}은(는) 앱 자체 계산으로 지원되지 않습니다</translation>
+    </message>
+    <message>
+        <source>{path} is not a model folder ({reason})</source>
+        <translation>{path}은(는) 모델 폴더가 아닙니다 ({reason})</translation>
+    </message>
+    <message>
+        <source>{path} has no config.json: not a Hugging Face model folder</source>
+        <translation>{path}에 config.json이 없습니다: Hugging Face 모델 폴더가 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path}: config.json is not valid ({reason})</source>
+        <translation>{path}: config.json이 올바르지 않습니다 ({reason})</translation>
+    </message>
+    <message>
+        <source>{path} holds only pickle weights ({file}), which are never loaded (unpickling runs code); {hint}</source>
+        <translation>{path}에는 pickle 가중치({file})만 있습니다. pickle은 코드를 실행하므로 절대 불러오지 않습니다. {hint}</translation>
+    </message>
+    <message>
+        <source>{path} has no weights (model.safetensors or model.safetensors.index.json)</source>
+        <translation>{path}에 가중치가 없습니다 (model.safetensors 또는 model.safetensors.index.json)</translation>
+    </message>
+    <message>
+        <source>the weights {path} cannot be read: {reason}</source>
+        <translation>가중치 {path}을(를) 읽을 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>{path} has no tokenizer.json{extra}</source>
+        <translation>{path}에 tokenizer.json이 없습니다{extra}</translation>
+    </message>
+    <message>
+        <source>{name}: unknown architecture {family} (install transformers to open it)</source>
+        <translation>{name}: 알 수 없는 구조 {family} (열려면 transformers를 설치하세요)</translation>
+    </message>
+    <message>
+        <source>{name}: {family} is an encoder-decoder model; open an encoder or a decoder</source>
+        <translation>{name}: {family}은(는) 인코더-디코더 모델입니다. 인코더나 디코더를 여세요</translation>
+    </message>
+    <message>
+        <source>{name}: model type {family} is not computed natively</source>
+        <translation>{name}: 모델 유형 {family}은(는) 앱 자체 계산으로 지원되지 않습니다</translation>
+    </message>
+    <message>
+        <source>{name} needs {need} of memory as {dtype}; {where} has {free} available</source>
+        <translation>{name}은(는) {dtype}(으)로 {need}의 메모리가 필요합니다. {where}에는 {free}만 남아 있습니다</translation>
+    </message>
 </context>
 <context>
     <name>export</name>
@@ -725,10 +789,6 @@
     <message>
         <source>the whole window can be exported as PNG or SVG, not CSV</source>
         <translation>창 전체는 PNG나 SVG로만 내보낼 수 있습니다 (CSV는 안 됩니다)</translation>
-    </message>
-    <message>
-        <source>the window did not compute its picture within {seconds} s</source>
-        <translation>창이 {seconds}초 안에 그림을 계산하지 못했습니다</translation>
     </message>
     <message>
         <source>there are no snapshots to export yet</source>
@@ -1105,10 +1165,6 @@
         <translation>단계를 앞뒤로 이동 (←/→, PgUp/PgDn)</translation>
     </message>
     <message>
-        <source>step 0 / 0</source>
-        <translation>단계 0 / 0</translation>
-    </message>
-    <message>
         <source>speed</source>
         <translation>속도</translation>
     </message>
@@ -1410,6 +1466,26 @@ click to open it; {state}</source>
         <translation>배치가 짧은 문장을 채우듯 패딩 토큰을 덧붙입니다. 어텐션 마스크가 그 가중치를 0으로 만듭니다</translation>
     </message>
     <message>
+        <source>Open model folder…</source>
+        <translation>모델 폴더 열기…</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder (saved with save_pretrained), opened offline</source>
+        <translation>Hugging Face 모델 폴더(save_pretrained로 저장)를 오프라인으로 엽니다</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop loading and go back to the model shown before</source>
+        <translation>불러오기를 멈추고 이전에 보던 모델로 돌아갑니다</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>모델 폴더 열기</translation>
+    </message>
+    <message>
         <source>trained (this session)</source>
         <translation>학습된 모델 (이번 세션)</translation>
     </message>
@@ -1420,6 +1496,18 @@ click to open it; {state}</source>
     <message>
         <source>layer {layer} of 0–{last}</source>
         <translation>레이어 {layer} (0–{last})</translation>
+    </message>
+    <message>
+        <source>native</source>
+        <translation>앱 자체 계산</translation>
+    </message>
+    <message>
+        <source>through transformers</source>
+        <translation>transformers로 계산</translation>
+    </message>
+    <message>
+        <source>cannot be opened</source>
+        <translation>열 수 없음</translation>
     </message>
 </context>
 <context>
@@ -1769,6 +1857,10 @@ click to open it; {state}</source>
         <translation>저장된 언어 설정을 무시했습니다</translation>
     </message>
     <message>
+        <source>saved recent model folders ignored</source>
+        <translation>저장된 최근 모델 폴더 목록을 무시했습니다</translation>
+    </message>
+    <message>
         <source>saved config ignored ({error})</source>
         <translation>저장된 구성을 무시했습니다 ({error})</translation>
     </message>
@@ -1928,6 +2020,17 @@ click to open it; {state}</source>
     <message>
         <source>output = LN(h + FFN)</source>
         <translation>출력 = LN(h + FFN)</translation>
+    </message>
+</context>
+<context>
+    <name>topics.masking</name>
+    <message>
+        <source>query {row} ({token}) may only see keys {seen} (causal), and all of them are padding: its weights are all 0 and its output is the zero vector.</source>
+        <translation>{row}번 행({token})에는 열린 키가 없습니다: 가중치는 모두 0(NaN 아님)이고 출력은 영벡터입니다.</translation>
+    </message>
+    <message>
+        <source>query {row} ({token}): every key is padding, so softmax would be 0/0; its weights are all 0 and its output is the zero vector.</source>
+        <translation>{row}번 행({token})에는 열린 키가 없습니다: 가중치는 모두 0(NaN 아님)이고 출력은 영벡터입니다.</translation>
     </message>
 </context>
 <context>
@@ -2103,6 +2206,81 @@ click to open it; {state}</source>
     </message>
 </context>
 <context>
+    <name>topics.texts</name>
+    <message>
+        <source>Q, K, V projections</source>
+        <translation>Q, K, V 투영</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s vector (a row of X) is multiplied by three learned matrices: Q = X·W_Q (what the token is looking for), K = X·W_K (what it can be found by) and V = X·W_V (what it passes on). All three are (n, d_model). There are no separate matrices per head: head i simply takes columns i·d_head … (i+1)·d_head − 1 of Q, K and V (the outlined band, which comes from the same columns of W_Q, W_K, W_V). Pick a head and compare its slices with the band.</source>
+        <translation>각 토큰의 벡터(X의 한 행)에 학습된 세 행렬을 곱합니다: Q = X·W_Q (토큰이 찾는 것), K = X·W_K (다른 토큰이 찾아올 단서), V = X·W_V (전달할 내용). 셋 다 (n, d_model) 모양입니다. 헤드마다 따로 행렬이 있는 것이 아닙니다: 헤드 i는 Q, K, V의 열 i·d_head … (i+1)·d_head − 1 (테두리 띠)만 가져가며, 이 띠는 W_Q, W_K, W_V의 같은 열에서 나옵니다. 헤드를 골라 그 조각과 띠를 비교해 보세요.</translation>
+    </message>
+    <message>
+        <source>Why √d_head</source>
+        <translation>왜 √d_head로 나누나</translation>
+    </message>
+    <message>
+        <source>A score q·k adds up d_head products, so its variance grows with d_head: Var(q·k) ≈ d_head·Var(q)·Var(k). Large scores saturate softmax: one key takes almost all the weight (max weight → 1, entropy → 0) and gradients vanish. Dividing by √d_head brings the variance back to Var(q)·Var(k). Compare the two histograms and the variances next to d_head, then the sweep: with unit-variance weights the scaled curve stays flat while the unscaled one saturates. With the course&apos;s weights (×0.5 at every size) q itself grows with d_model, so even scaled scores saturate; real models keep q and k small with 1/√d_model initialisation and LayerNorm.</source>
+        <translation>점수 q·k는 d_head개의 곱을 더한 값이라 분산이 d_head에 비례해 커집니다: Var(q·k) ≈ d_head·Var(q)·Var(k). 점수가 크면 softmax가 포화됩니다: 한 키가 가중치를 거의 다 가져가고 (최대 가중치 → 1, 엔트로피 → 0) 기울기가 사라집니다. √d_head로 나누면 분산이 Var(q)·Var(k)로 돌아옵니다. 두 히스토그램과 d_head 옆의 분산을 비교한 뒤 아래 스윕을 보세요: 분산 1로 초기화한 가중치에서는 스케일링한 곡선이 평평하고 스케일링하지 않은 곡선은 포화됩니다. 강의의 가중치(크기와 상관없이 ×0.5)에서는 q 자체가 d_model과 함께 커져서 스케일링해도 포화됩니다. 실제 모델은 1/√d_model 초기화와 LayerNorm으로 q, k를 작게 유지합니다.</translation>
+    </message>
+    <message>
+        <source>Cross-attention (encoder–decoder)</source>
+        <translation>교차 어텐션 (인코더–디코더)</translation>
+    </message>
+    <message>
+        <source>In an encoder–decoder Transformer (e.g. translation) the decoder asks the source sentence: queries come from the decoder tokens (rows), keys and values from the encoder tokens (columns), so every weight matrix is rectangular, decoder × encoder. Each row still sums to 1 over the encoder tokens. Encoder &lt;pad&gt; columns are masked for every query; there is no causal mask here, because the whole source sentence is known. The encoder&apos;s X is drawn from seed + 1 (np.random.RandomState(seed + 1).randn(m, d_model)); W_Q, W_K, W_V, W_O are the seed&apos;s course weights.</source>
+        <translation>인코더–디코더 트랜스포머(예: 번역)에서 디코더는 원문 문장에 질문합니다: 쿼리는 디코더 토큰(행)에서, 키와 값은 인코더 토큰(열)에서 나오므로 가중치 행렬은 디코더 × 인코더 직사각형입니다. 각 행의 합은 인코더 토큰에 대해 여전히 1입니다. 인코더의 &lt;pad&gt; 열은 모든 쿼리에서 가려집니다. 원문 전체를 이미 알고 있으므로 여기에는 인과 마스크가 없습니다. 인코더의 X는 seed + 1에서 뽑습니다 (np.random.RandomState(seed + 1).randn(m, d_model)). W_Q, W_K, W_V, W_O는 그 시드의 강의 가중치입니다.</translation>
+    </message>
+    <message>
+        <source>Padding and combined masks</source>
+        <translation>패딩 마스크와 마스크 결합</translation>
+    </message>
+    <message>
+        <source>Two masks combine into the one softmax sees. Padding closes the columns of &lt;pad&gt; keys for every query; causal closes the upper triangle (query i sees keys 0 … i). The combination is their AND: a cell is open only if both allow it. Masked cells get weight exactly 0 and each row&apos;s open cells still sum to 1. A row with no open key left (here: a leading &lt;pad&gt; with the causal mask) would give softmax 0/0 = NaN; the app defines its weights as all 0, so that token&apos;s attention output is the zero vector (outlined in red).</source>
+        <translation>두 마스크가 합쳐져 softmax가 보는 하나의 마스크가 됩니다. 패딩 마스크는 모든 쿼리에서 &lt;pad&gt; 키의 열을 막고, 인과 마스크는 위쪽 삼각형을 막습니다 (쿼리 i는 키 0 … i만 봅니다). 결합은 두 마스크의 AND입니다: 둘 다 허용해야 칸이 열립니다. 가려진 칸의 가중치는 정확히 0이고, 각 행의 열린 칸의 합은 여전히 1입니다. 열린 키가 하나도 없는 행(여기서는 인과 마스크와 맨 앞의 &lt;pad&gt;)은 softmax가 0/0 = NaN이 됩니다. 이 앱은 그 행의 가중치를 모두 0으로 정의하므로 그 토큰의 어텐션 출력은 영벡터입니다 (빨간 테두리).</translation>
+    </message>
+    <message>
+        <source>Head pruning</source>
+        <translation>헤드 가지치기</translation>
+    </message>
+    <message>
+        <source>The output is a sum over heads: output = Σ_h head_out_h · W_O[rows of head h]. A head&apos;s importance here is the size of its contribution, ‖head_out_h · W_O[rows of h]‖: exactly how far the output moves if that head alone is removed. Its mean entropy (low = sharp pattern) is shown too. Switch heads off and watch ‖Δoutput‖ = ‖pruned − full‖: heads with a small contribution can often go with little change. With every head off the attention output is all zeros (inside a block the residual connection still passes X through).</source>
+        <translation>출력은 헤드별 기여의 합입니다: output = Σ_h head_out_h · W_O[헤드 h의 행]. 여기서 헤드의 중요도는 기여의 크기 ‖head_out_h · W_O[h의 행]‖로, 그 헤드 하나만 뺐을 때 출력이 움직이는 양과 정확히 같습니다. 평균 엔트로피(낮을수록 뾰족한 패턴)도 함께 보여 줍니다. 헤드를 끄고 ‖Δoutput‖ = ‖가지치기 후 − 전체‖를 보세요: 기여가 작은 헤드는 출력을 거의 바꾸지 않고 뺄 수 있는 경우가 많습니다. 모든 헤드를 끄면 어텐션 출력은 모두 0입니다 (블록 안에서는 잔차 연결이 X를 그대로 전달합니다).</translation>
+    </message>
+    <message>
+        <source>Encoder block (Add &amp; Norm, FFN)</source>
+        <translation>인코더 블록 (Add &amp; Norm, FFN)</translation>
+    </message>
+    <message>
+        <source>An encoder block wraps attention in two sub-layers, each with a residual connection (Add) and LayerNorm (Norm). Post-LN (the 2017 paper): h = LN(x + MHA(x)), out = LN(h + FFN(h)). Pre-LN (GPT-2 and later): h = x + MHA(LN(x)), out = h + FFN(LN(h)). The position-wise FFN applies the same two-layer network to every token: FFN(z) = act(z·W_1 + b_1)·W_2 + b_2 with d_ff = 4·d_model. The bars show each stage&apos;s size: Post-LN brings every token back to norm √d_model, Pre-LN lets the residual stream grow. The FFN weights are drawn from seed + 2 with a 1/√fan_in scale.</source>
+        <translation>인코더 블록은 어텐션을 두 서브층으로 감싸고, 각 서브층에는 잔차 연결(Add)과 LayerNorm(Norm)이 있습니다. Post-LN(2017년 논문): h = LN(x + MHA(x)), out = LN(h + FFN(h)). Pre-LN(GPT-2 이후): h = x + MHA(LN(x)), out = h + FFN(LN(h)). 위치별 FFN은 모든 토큰에 같은 2층 신경망을 적용합니다: FFN(z) = act(z·W_1 + b_1)·W_2 + b_2, d_ff = 4·d_model. 막대는 각 단계의 크기입니다: Post-LN은 모든 토큰을 노름 √d_model로 되돌리고, Pre-LN은 잔차 흐름이 커지게 둡니다. FFN 가중치는 seed + 2에서 1/√fan_in 스케일로 뽑습니다.</translation>
+    </message>
+    <message>
+        <source>All heads are pruned: the attention output is all zeros; in a block the residual connection still passes X through.</source>
+        <translation>모든 헤드를 껐습니다: 어텐션 출력은 모두 0입니다. 블록 안에서는 잔차 연결이 X를 그대로 전달합니다.</translation>
+    </message>
+    <message>
+        <source>Row {row} ({token}) has no open key: its weights are all 0 (not NaN) and its output is the zero vector.</source>
+        <translation>{row}번 행({token})에는 열린 키가 없습니다: 가중치는 모두 0(NaN 아님)이고 출력은 영벡터입니다.</translation>
+    </message>
+    <message>
+        <source>Every row has at least one open key.</source>
+        <translation>모든 행에 열린 키가 하나 이상 있습니다.</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>계산 중…</translation>
+    </message>
+    <message>
+        <source>course weights (randn × 0.5)</source>
+        <translation>강의 가중치 (randn × 0.5)</translation>
+    </message>
+    <message>
+        <source>unit-variance weights (randn / √d_model)</source>
+        <translation>분산 1 가중치 (randn / √d_model)</translation>
+    </message>
+</context>
+<context>
     <name>training.controls</name>
     <message>
         <source>Task</source>
@@ -2236,6 +2414,69 @@ click to open it; {state}</source>
     <message>
         <source>{where}, weight {weight}  ·  previous-token score {prev}, induction score {ind}</source>
         <translation>{where}, 가중치 {weight}  ·  이전 토큰 점수 {prev}, 유도 헤드 점수 {ind}</translation>
+    </message>
+</context>
+<context>
+    <name>training.texts</name>
+    <message>
+        <source>Loss and accuracy</source>
+        <translation>손실과 정확도</translation>
+    </message>
+    <message>
+        <source>The model is a 2-layer transformer made of attention heads only (no MLP, no LayerNorm), trained to copy: each sequence holds a random segment of 5–15 tokens and, later at a random place, the same segment again. The loss counts only the repeated part. Train loss is the batch just trained on; held-out loss and accuracy come from a fixed batch the model never trains on. Within a few dozen steps the loss falls to about ln(vocab) (ln 64 ≈ 4.16: no better than guessing), stays on that plateau, then falls steeply within a few dozen steps while the accuracy jumps: the model has found a way to copy.</source>
+        <translation>모델은 어텐션 헤드만으로 된 2층 트랜스포머(MLP, LayerNorm 없음)이고, 복사를 배웁니다: 각 시퀀스에는 5–15개 토큰의 무작위 구간이 있고, 뒤의 무작위 위치에 같은 구간이 한 번 더 나옵니다. 손실은 반복된 부분만 셉니다. 학습 손실은 방금 학습한 배치의 손실이고, 검증 손실과 정확도는 학습에 쓰지 않는 고정 배치에서 잽니다. 손실은 수십 스텝 안에 ln(vocab) 근처(ln 64 ≈ 4.16: 찍기와 다를 바 없음)로 내려와 한동안 평평하게 머물다가, 수십 스텝 만에 가파르게 떨어지며 정확도가 뛰어오릅니다: 모델이 복사하는 방법을 찾은 것입니다.</translation>
+    </message>
+    <message>
+        <source>Heads on the probe</source>
+        <translation>탐침 시퀀스 위의 헤드</translation>
+    </message>
+    <message>
+        <source>Every head&apos;s attention is drawn on one fixed probe: L = 3/8 · seq_len distinct random tokens (12 for 32), then the same L tokens again. The probe never changes, so frames from different steps can be compared. A previous-token head shows a line just below the diagonal (each token looks one back). An induction head shows, in the second half, a line L − 1 below the diagonal: token i looks at the token right after the earlier copy of itself — the token it must predict.</source>
+        <translation>모든 헤드의 어텐션을 하나의 고정 탐침 시퀀스 위에 그립니다: 서로 다른 무작위 토큰 L = 3/8 · seq_len개(32이면 12개), 그리고 같은 L개 토큰을 한 번 더. 탐침은 바뀌지 않으므로 서로 다른 스텝의 그림을 비교할 수 있습니다. 이전 토큰 헤드는 대각선 바로 아래에 선이 보입니다 (각 토큰이 한 칸 앞을 봅니다). 유도(induction) 헤드는 뒤쪽 절반에서 대각선보다 L − 1 아래에 선이 보입니다: 토큰 i가 자기 자신의 앞선 복사본 바로 다음 토큰, 즉 예측해야 할 토큰을 봅니다.</translation>
+    </message>
+    <message>
+        <source>Role scores and switch steps</source>
+        <translation>역할 점수와 켜진 스텝</translation>
+    </message>
+    <message>
+        <source>Previous-token score = mean over i ≥ 1 of A[i, i − 1]; induction score = mean over the second-half positions i of A[i, i − L + 1]. A perfect head scores 1; a fresh model&apos;s nearly uniform attention scores about 0.1 and 0.05. A head&apos;s switch step (the mark on its curve) is the first logged step from which its score stays ≥ {threshold} at every later logged step, so a blip that falls back does not count.</source>
+        <translation>이전 토큰 점수 = i ≥ 1에 대한 A[i, i − 1]의 평균, 유도 점수 = 뒤쪽 절반 위치 i에 대한 A[i, i − L + 1]의 평균입니다. 완벽한 헤드는 1점이고, 갓 초기화된 모델의 거의 균일한 어텐션은 약 0.1과 0.05점입니다. 헤드가 켜진 스텝(곡선 위의 표시)은 점수가 그 뒤로 기록된 모든 스텝에서 {threshold} 이상을 유지하기 시작한 첫 기록 스텝입니다. 잠깐 올랐다 떨어진 것은 세지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The phase change</source>
+        <translation>상전이 (phase change)</translation>
+    </message>
+    <message>
+        <source>Copying needs two heads working together: in layer 0 a previous-token head writes into each position &quot;the token before me was t&quot;; in layer 1 an induction head matches the current token against that information and attends to the position after the earlier t. Neither head helps the loss alone, so for a while nothing happens; then both form together within a few dozen steps and the loss drops at the same moment. That abrupt, joint change is the phase change (Olsson et al. 2022, &quot;In-context learning and induction heads&quot;).</source>
+        <translation>복사에는 두 헤드의 협력이 필요합니다: 0층의 이전 토큰 헤드가 각 위치에 &quot;내 앞 토큰은 t였다&quot;를 적고, 1층의 유도 헤드가 현재 토큰을 그 정보와 맞춰 앞선 t의 다음 위치를 봅니다. 어느 헤드도 혼자서는 손실을 줄이지 못하므로 한동안 아무 일도 없다가, 수십 스텝 안에 둘이 함께 생기고 바로 그때 손실이 떨어집니다. 이 갑작스럽고 동시적인 변화가 상전이입니다 (Olsson et al. 2022, &quot;In-context learning and induction heads&quot;).</translation>
+    </message>
+    <message>
+        <source>Pitfall: a fixed offset</source>
+        <translation>함정: 고정된 간격</translation>
+    </message>
+    <message>
+        <source>If the copy always starts at the same place (here: the segment at 0, its copy at seq_len / 2), the model needs no induction head: &quot;look seq_len / 2 − 1 positions back&quot; is a purely positional rule one head learns from the position embeddings. The loss falls just as well, but no previous-token or induction head forms, and the model fails on copies anywhere else. A random offset leaves matching tokens as the only way to solve it.</source>
+        <translation>복사본이 항상 같은 위치에서 시작하면(여기서는 구간이 0에, 복사본이 seq_len / 2에) 모델에 유도 헤드가 필요 없습니다: &quot;seq_len / 2 − 1칸 앞을 보라&quot;는 위치 임베딩만으로 한 헤드가 배우는 순수한 위치 규칙입니다. 손실은 똑같이 떨어지지만 이전 토큰 헤드도 유도 헤드도 생기지 않고, 다른 위치의 복사본에서는 실패합니다. 간격이 무작위여야 토큰을 맞춰 보는 것만이 유일한 해법이 됩니다.</translation>
+    </message>
+    <message>
+        <source>Copy a repeated segment (random offset: induction)</source>
+        <translation>반복된 구간 복사 (무작위 위치: 유도 헤드)</translation>
+    </message>
+    <message>
+        <source>Copy a repeated segment at a fixed offset (pitfall: a positional head)</source>
+        <translation>고정 위치의 반복 구간 복사 (함정: 위치 헤드)</translation>
+    </message>
+    <message>
+        <source>Output the previous token</source>
+        <translation>이전 토큰 출력</translation>
+    </message>
+    <message>
+        <source>Reverse a list of 10 tokens</source>
+        <translation>토큰 10개 목록 뒤집기</translation>
+    </message>
+    <message>
+        <source>Sort a list of 10 tokens</source>
+        <translation>토큰 10개 목록 정렬</translation>
     </message>
 </context>
 <context>
@@ -2518,10 +2759,6 @@ click to open it; {state}</source>
     <message>
         <source>Generate (decoder)</source>
         <translation>생성 (디코더)</translation>
-    </message>
-    <message>
-        <source>The trained model is stepped through the sentence with its KV cache when this tab is shown…</source>
-        <translation>이 탭이 보이면 학습된 모델이 KV 캐시로 문장을 한 토큰씩 처리합니다…</translation>
     </message>
     <message>
         <source>{model} is stepped through the sentence with its KV cache when this tab is shown…</source>

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from explorer.core import AttentionConfig, DeviceUnavailableError, forward
-from explorer.app.state import AppState, ViewState
-from explorer.app.compute import ComputeWorker, Outcome
+from explorer.app.course.state import AppState, ViewState
+from explorer.app.course.compute import ComputeWorker, Outcome
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ float64."""
 import numpy as np
 import pytest
 
-from explorer.app.state import AUTO_FLOAT32_MIN_TOKENS, AppState, auto_precision_config
+from explorer.app.course.state import AUTO_FLOAT32_MIN_TOKENS, AppState, auto_precision_config
 from explorer.core import AttentionConfig, forward
 from numeric import assert_close
 

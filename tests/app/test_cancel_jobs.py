@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from explorer.app import compute
-from explorer.app.compute import ComputeWorker
-from explorer.app.state import AppState
+from explorer.app.course import compute
+from explorer.app.course.compute import ComputeWorker
+from explorer.app.course.state import AppState
 from explorer.core import AttentionConfig, Cancelled, forward, run_kv_cache
 from numeric import assert_close
 

@@ -6,7 +6,7 @@ import threading
 import numpy as np
 import pytest
 
-from explorer.app.topics import compute_encoder
+from explorer.app.course.topics import compute_encoder
 from explorer.core import AttentionConfig, Cancelled
 from explorer.core.topics import EncoderConfig
 from explorer.core.topics import encoder as encoder_module

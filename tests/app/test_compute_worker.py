@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from explorer.core import AttentionConfig, DeviceUnavailableError, forward
-from explorer.app.compute import ComputeWorker, describe_error
+from explorer.app.course.compute import ComputeWorker, describe_error
 
 
 class GatedCompute:
@@ -135,7 +135,7 @@ def test_describe_error_names_foreign_exceptions():
 
 
 def test_blas_thread_count_for_the_compute_thread(monkeypatch):
-    from explorer.app import compute as worker_mod
+    from explorer.app.course import compute as worker_mod
     for name in ("ATTENTION_EXPLORER_BLAS_THREADS", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(worker_mod.os, "cpu_count", lambda: 2)
@@ -150,7 +150,7 @@ def test_blas_thread_count_for_the_compute_thread(monkeypatch):
 
 def test_limit_blas_threads_on_a_thread_of_its_own():
     import numpy as np
-    from explorer.app.compute import limit_blas_threads
+    from explorer.app.course.compute import limit_blas_threads
     found = []
     thread = threading.Thread(target=lambda: found.append(limit_blas_threads(1)))
     thread.start()

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.app.lesson_schema import MAX_FILE_BYTES, MAX_PROBLEMS, MAX_TEXT_CHARS
+from explorer.app.lessons.lesson_schema import MAX_FILE_BYTES, MAX_PROBLEMS, MAX_TEXT_CHARS
 from explorer.app.lessons import LessonError, load_lesson
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer.app.lesson_session import LessonSession
+from explorer.app.lessons.lesson_session import LessonSession
 from explorer.app.lessons import (CONTROLS, TABS, TOPICS, LessonError, builtin_lessons,
                                   check_lesson, find_lesson, load_lesson)
 from explorer.core import PRESETS, forward

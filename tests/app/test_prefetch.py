@@ -3,8 +3,8 @@ never in the way of a request that needs other weights."""
 
 from __future__ import annotations
 
-from explorer.app.compute import ComputeWorker
-from explorer.app.prefetch import MAX_NUMBERS, neighbours, prefetch, weight_key
+from explorer.app.course.compute import ComputeWorker
+from explorer.app.course.prefetch import MAX_NUMBERS, neighbours, prefetch, weight_key
 from explorer.core import AttentionConfig
 from explorer.core.weights import draw_weights
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from explorer.app.settings import Settings, load_settings, save_settings
-from explorer.app.topic_settings import TopicSettings
-from explorer.app.topics import (compute_cross, compute_encoder, compute_pruning, compute_scaling,
+from explorer.app.course.topic_settings import TopicSettings
+from explorer.app.course.topics import (compute_cross, compute_encoder, compute_pruning, compute_scaling,
                                  cross_job, encoder_job, pruning_job, scaling_job)
 from explorer.core import AttentionConfig, forward
 

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from explorer.app.observable import Event
-from explorer.app.state import ViewState
+from explorer.app.course.state import ViewState
 
 
 def test_a_field_emits_only_when_it_really_changes():
@@ -60,8 +60,8 @@ def test_a_slot_may_take_fewer_arguments_as_with_qt_signals():
 
 
 def test_the_application_layer_loads_no_qt():
-    code = ("import sys, explorer.app.state, explorer.app.settings, explorer.app.runner, "
-            "explorer.app.topics, explorer.app.report; "
+    code = ("import sys, explorer.app.course.state, explorer.app.settings, explorer.app.runner, "
+            "explorer.app.course.topics, explorer.app.report; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from explorer import cli
-from explorer.core import output_files as export_files
+from explorer.core.files import output_files as export_files
 
 ROOT = Path(__file__).resolve().parents[2]
 STRESS = os.environ.get("ATTENTION_EXPLORER_SIGNAL_STRESS", "") not in ("", "0")

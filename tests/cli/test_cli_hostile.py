@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from explorer import cli
 from explorer.core import AttentionConfig
-from explorer.core import output_files as export_files
-from explorer.core.output_files import ExportError, check_name
+from explorer.core.files import output_files as export_files
+from explorer.core.files.output_files import ExportError, check_name
 from explorer.export.naming import FigureSpec, default_name
 from hostile_inputs import SOME_CONTROLS, SOME_DIGITS
 

@@ -180,7 +180,7 @@ def test_render_svg_replaces_characters_xml_forbids(qapp):
     SVG parses: QSvgGenerator writes NUL and ESC as they are."""
     from PySide6.QtWidgets import QLabel
 
-    from explorer.export.render import render_svg
+    from explorer.gui.export.render import render_svg
     label = QLabel("tok\x1bx\x00y <b>&amp;")
     label.resize(200, 50)
     data = render_svg(label, "T\x00i<t>&le\x1b", "d\x1b\x00esc")

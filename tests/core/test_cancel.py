@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from explorer.core import AttentionConfig, Cancelled, forward, run_kv_cache
-from explorer.core import numpy_ops
+from explorer.core.backends import numpy_ops
 from explorer.core.masks import build_mask, masked_softmax
 from explorer.core.weights import draw_weights
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from explorer.core.user_files import UserFileError, read_user_file
+from explorer.core.files.user_files import UserFileError, read_user_file
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
 
@@ -80,7 +80,7 @@ def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path, monkeypatch)
 
 
 def test_a_file_that_grows_after_the_check_is_still_capped(tmp_path, monkeypatch):
-    import explorer.core.user_files as user_files
+    import explorer.core.files.user_files as user_files
     small, path = tmp_path / "small", tmp_path / "growing"
     small.write_bytes(b"z")
     path.write_bytes(b"x" * 5000)

@@ -53,7 +53,7 @@ def test_drawn_arrays_are_read_only():
 
 
 def test_torch_toggles_reuse_device_tensors():
-    from explorer.core import torch_ops
+    from explorer.core.backends import torch_ops
     config = AttentionConfig(backend="torch", seed=11)
     forward(config)
     before = torch_ops.device_weights.cache_info()

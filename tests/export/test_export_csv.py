@@ -96,7 +96,7 @@ def test_pieces_join_to_the_csv_module_text(monkeypatch):
 
 def test_a_streamed_csv_file_equals_the_text(tmp_path, monkeypatch):
     from explorer.export import csv_export
-    from explorer.core.output_files import Streamed, write_file
+    from explorer.core.files.output_files import Streamed, write_file
     monkeypatch.setattr(csv_export, "ROWS_PER_CHUNK", 5)
     result = forward(LAB3)
     made = []

@@ -9,7 +9,7 @@ from explorer import cli
 from explorer.core import get_preset
 from explorer.gui.window.exports.figures import ExportOptions
 from explorer.gui.window.exports.from_window import current_spec, export_from_window
-from explorer.core.output_files import ExportError
+from explorer.core.files.output_files import ExportError
 from explorer.export.naming import FigureSpec
 from explorer.gui.window.exports.export_dialog import copy_figure, open_export_dialog
 

@@ -73,7 +73,7 @@ def test_the_korean_window_says_why_an_export_failed_in_korean(qtbot, korean_ui,
     """Export errors are English for the CLI (ExportError.of keeps the template); the Korean
     dialog shows them in Korean: a folder that is a file, a hidden name."""
     from explorer.app.i18n import error_text
-    from explorer.core.output_files import ExportError, check_folder, check_name
+    from explorer.core.files.output_files import ExportError, check_folder, check_name
     _, dialog, a_file = refused_for_a_file_as_folder(qtbot, make_window, tmp_path)
     assert dialog.message.text() == f"{a_file}에 쓸 수 없습니다: 폴더가 아닙니다"
     with pytest.raises(ExportError) as caught:

@@ -11,7 +11,7 @@ from explorer.core import forward, get_preset, run_kv_cache
 from explorer.gui.window.exports.figures import (ExportOptions, ViewOptions, build_figure, default_view_size,
                                      export_items, figure_bytes)
 from explorer.export.naming import FigureSpec, parse_what
-from explorer.export.render import render_image
+from explorer.gui.export.render import render_image
 
 LAB3 = get_preset("course-lab3").config
 SVG_TEXT = "{http://www.w3.org/2000/svg}text"

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from explorer.core import output_files as files
-from explorer.core.output_files import ExportError, ExportExistsError, write_file, write_files
+from explorer.core.files import output_files as files
+from explorer.core.files.output_files import ExportError, ExportExistsError, write_file, write_files
 
 
 def listing(folder):

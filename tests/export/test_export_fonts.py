@@ -8,8 +8,9 @@ from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QImage, QPainter
 from explorer.core import forward, get_preset
 from explorer.gui.window.exports.figures import build_figure
 from explorer.export.naming import FigureSpec
-from explorer.export.render import render_image
-from explorer.export.theme import bundled_family, figure_font
+from explorer.gui.export.render import render_image
+from explorer.gui.export.theme import bundled_family, figure_font
+from explorer.gui.plotting.fonts import LATIN_FAMILY
 
 WORD, OTHER = "학교에", "버스로"
 
@@ -44,7 +45,7 @@ def latin_font(qapp):
 
 
 def test_bundled_font_has_the_glyphs(qapp):
-    assert figure_font(24).families()[:2] == ["Noto Sans", "NanumGothic"]  # digits, then Hangul
+    assert figure_font(24).families()[:2] == [LATIN_FAMILY, "NanumGothic"]  # digits, then Hangul
     assert bundled_family() == "NanumGothic"
     font = QFont(bundled_family(), 24)
     font.setStyleStrategy(QFont.StyleStrategy.NoFontMerging)

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from explorer.export import png
-from explorer.export.png import encode_png, image_rgb
+from explorer.gui.export.render import encode_png, image_rgb
 
 
 def picture(width=301, height=123) -> QImage:

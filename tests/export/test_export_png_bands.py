@@ -8,10 +8,11 @@ import pytest
 from PySide6.QtGui import QImage
 
 from explorer.core import AttentionConfig, forward, get_preset
-from explorer.export import png, render
+from explorer.export import png
+from explorer.gui.export import render
 from explorer.export.naming import parse_what
-from explorer.export.png import PngStream, encode_png, image_rgb
-from explorer.export.render import render_bands, render_image, render_png
+from explorer.export.png import PngStream
+from explorer.gui.export.render import encode_png, image_rgb, render_bands, render_image, render_png
 from explorer.gui.window.exports.figures import ExportOptions, build_figure, figure_bytes
 
 LAB3 = get_preset("course-lab3").config

@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
 
-from explorer.export.frame import FigureFrame
-from explorer.export.render import output_size, render_image, render_svg, settle
+from explorer.gui.export.frame import FigureFrame
+from explorer.gui.export.render import output_size, render_image, render_svg, settle
 
 TOKENS = ["나는", "학교에", "버스로", "갔다"]
 SVG = "{http://www.w3.org/2000/svg}"

@@ -12,8 +12,8 @@ from PySide6.QtSvg import QSvgRenderer
 from explorer.core import forward, get_preset
 from explorer.gui.window.exports.figures import build_figure
 from explorer.export.naming import FigureSpec
-from explorer.export.render import raw_svg
-from explorer.export.svg_tidy import bake_cosmetic_strokes, bake_images, sharpen_images, tidy_svg
+from explorer.gui.export.render import raw_svg
+from explorer.gui.export.svg_tidy import bake_cosmetic_strokes, bake_images, sharpen_images, tidy_svg
 
 PADDED = get_preset("padding").config  # masks, hatching, outlines: every kind of stroke
 

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer.core import get_preset
-from explorer.export.frame import FigureFrame
+from explorer.gui.export.frame import FigureFrame
 from explorer.export.naming import FigureSpec
 from explorer.gui.window.exports.export_dialog import copy_figure
 from explorer.gui.window.exports.figures import ExportOptions, export_items

@@ -13,8 +13,8 @@ import stat
 
 import pytest
 
-from explorer.core import output_files as files
-from explorer.core.output_files import Batch, ExportError, ExportExistsError, check_targets, write_file, write_files
+from explorer.core.files import output_files as files
+from explorer.core.files.output_files import Batch, ExportError, ExportExistsError, check_targets, write_file, write_files
 
 MODES = ("error", "suffix", "overwrite")
 

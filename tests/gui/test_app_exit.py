@@ -76,8 +76,8 @@ def test_saved_torch_backend_is_switched_on_once_devices_are_listed(qtbot):
     from explorer.core import DeviceInfo
     from explorer.gui.window.app import _Startup
     from explorer.gui.window.main_window import MainWindow
-    from explorer.app.state import AppState
-    from explorer.app.compute import ComputeWorker
+    from explorer.app.course.state import AppState
+    from explorer.app.course.compute import ComputeWorker
 
     for available, expected in ((True, "torch"), (False, "numpy")):
         devices = [DeviceInfo("numpy", "cpu", "numpy (CPU)", True),

@@ -24,10 +24,10 @@ LAUNCHER = textwrap.dedent(f"""
     import sys, threading, time
     sys.path.insert(0, {str(REPO)!r})
     from explorer.core import forward
-    from explorer.app import state
+    from explorer.app.course import state
     from explorer.gui.window import app
     from explorer.gui.topics.runner import TopicRunner
-    from explorer.app.compute import ComputeWorker
+    from explorer.app.course.compute import ComputeWorker
 
     BLOCKED_SEED = 7
 

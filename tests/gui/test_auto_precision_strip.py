@@ -2,7 +2,7 @@
 
 import pytest
 
-from explorer.app.state import AUTO_FLOAT32_MIN_TOKENS, AppState
+from explorer.app.course.state import AUTO_FLOAT32_MIN_TOKENS, AppState
 from explorer.core import AttentionConfig
 from explorer.gui.window.main_window import MainWindow
 

@@ -11,6 +11,7 @@ from explorer.gui.heads.grid import HeadsGrid
 from explorer.gui.kv.panel import KVPanel
 from explorer.gui.pe.panel import PEPanel
 from explorer.gui.topics.widgets import MatrixPlot
+from explorer.app.pictures import CoursePicture
 from qt_settle import painted
 
 ONE = AttentionConfig(tokens=("안녕",), d_model=8, n_heads=2, seed=1)
@@ -32,7 +33,7 @@ def _shown(qtbot, widget):
 
 def test_heads_grid_axis_titles_have_no_si_prefix(qtbot):
     grid = HeadsGrid()
-    grid.set_result(forward(ONE))
+    grid.set_result(CoursePicture(forward(ONE)))
     _shown(qtbot, grid)
     labels = _labels(*grid.plot_items())
     assert labels and all("x0.001" not in t and "(m" not in t for t in labels), labels

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from explorer.core import AttentionConfig
 from explorer.gui.controls.sentence import PaddingChips
-from explorer.app.state import AppState
-from explorer.app.compute import ComputeWorker
+from explorer.app.course.state import AppState
+from explorer.app.course.compute import ComputeWorker
 
 
 def _chips(qtbot, config):

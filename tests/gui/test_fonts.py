@@ -8,6 +8,7 @@ from PySide6.QtGui import (QColor, QFont, QFontDatabase, QFontMetrics, QGuiAppli
                            QPainter, QTextLayout)
 
 from explorer.gui.plotting import fonts
+from explorer.gui.plotting.fonts import LATIN_FAMILY
 
 
 def _image_of(text: str, font: QFont) -> QImage:
@@ -46,7 +47,7 @@ def test_fonts_dir_holds_the_ttf_files():
 
 def test_ui_font_has_hangul_glyphs(qapp):
     font = fonts.ui_font(12)
-    assert font.families()[:2] == ["Noto Sans", "NanumGothic"]
+    assert font.families()[:2] == [LATIN_FAMILY, "NanumGothic"]
     assert font.pointSizeF() == 12
     metrics = QFontMetrics(font)
     for char in "나는학교에버스로갔다":
@@ -67,7 +68,7 @@ def test_hangul_renders_as_glyphs_not_boxes(qapp):
 
 def test_application_font_falls_back_to_the_bundled_family(qapp):
     fonts.load_bundled_fonts()
-    assert QGuiApplication.font().families()[:2] == ["Noto Sans", "NanumGothic"]
+    assert QGuiApplication.font().families()[:2] == [LATIN_FAMILY, "NanumGothic"]
     assert "NanumGothic" in _fonts_used("학교 abc", QGuiApplication.font())
 
 
@@ -75,9 +76,9 @@ def test_application_font_falls_back_to_the_bundled_family(qapp):
 def test_digits_use_the_latin_face_and_hangul_the_korean_one(qapp, make_font):
     """NanumGothic's low, wide full stop made 0.57 read as 0,57: digits come from Noto Sans."""
     fonts.load_bundled_fonts()
-    assert _fonts_used("0.57", make_font()) == ["Noto Sans"]
+    assert _fonts_used("0.57", make_font()) == [LATIN_FAMILY]
     assert _fonts_used("학교", make_font()) == ["NanumGothic"]
-    assert set(_fonts_used("학교 0.57", make_font())) == {"Noto Sans", "NanumGothic"}
+    assert set(_fonts_used("학교 0.57", make_font())) == {LATIN_FAMILY, "NanumGothic"}
 
 
 def test_missing_font_files_fall_back_without_crashing(qapp, tmp_path, monkeypatch, caplog):

@@ -14,6 +14,7 @@ import pytest
 
 from explorer.core import AttentionConfig, forward
 from explorer.gui.plotting.token_axis import TokenAxis
+from explorer.app.pictures import CoursePicture
 from qt_settle import run_posted_events
 
 
@@ -40,7 +41,7 @@ def _painted(qtbot, grid) -> None:
 
 
 def test_same_size_update_resizes_nothing_and_keeps_axis_ticks(grid, qtbot, monkeypatch):
-    grid.set_result(_result(1, entropy=1.11))
+    grid.set_result(CoursePicture(_result(1, entropy=1.11)))
     _painted(qtbot, grid)
     rebuilt, resized = [], []
     original = TokenAxis.generateDrawSpecs
@@ -55,7 +56,7 @@ def test_same_size_update_resizes_nothing_and_keeps_axis_ticks(grid, qtbot, monk
     for box in boxes:
         box.sigResized.connect(resized.append)
     for seed, entropy in ((2, 4.44), (3, None), (4, 1.11), (5, 0.44)):
-        grid.set_result(_result(seed, entropy))
+        grid.set_result(CoursePicture(_result(seed, entropy)))
         _painted(qtbot, grid)
     assert grid.panel(0).plot.titleLabel.text.endswith("H̄ 0.44")  # the titles did change
     assert resized == []
@@ -65,13 +66,13 @@ def test_same_size_update_resizes_nothing_and_keeps_axis_ticks(grid, qtbot, monk
 
 def test_a_new_size_still_rebuilds_the_ticks(grid, qtbot, monkeypatch):
     """The counter above can see a rebuild: a new token count is one."""
-    grid.set_result(_result(1))
+    grid.set_result(CoursePicture(_result(1)))
     _painted(qtbot, grid)
     rebuilt = []
     original = TokenAxis.generateDrawSpecs
     monkeypatch.setattr(TokenAxis, "generateDrawSpecs",
                         lambda axis, p: rebuilt.append(axis) or original(axis, p))
-    grid.set_result(_result(1, n=40))
+    grid.set_result(CoursePicture(_result(1, n=40)))
     _painted(qtbot, grid)
     assert len(rebuilt) >= 16
     assert np.array_equal(grid.head_image(0), _result(1, n=40).weights[0])
@@ -107,7 +108,7 @@ def test_large_matrix_is_drawn_pooled_and_keeps_every_rows_peak(grid, qtbot):
     weights[0] = 1e-4
     weights[0, np.arange(512), peaks] = 1.0
     result = dataclasses.replace(result, weights=weights)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     _painted(qtbot, grid)
     rows, cols = _painted_factors(grid, qtbot)
     assert rows > 1 and cols > 1

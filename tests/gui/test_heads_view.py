@@ -9,6 +9,8 @@ from explorer.core import PRESETS, AttentionConfig, forward
 from explorer.gui.plotting.cell_text_item import CellTextItem
 from explorer.gui.plotting.colormaps import COLORMAPS, dark_text_mask, get_colormap
 from explorer.gui.heads.grid import MAX_GRID_HEADS, choose_columns
+from explorer.app.pictures import CoursePicture
+from explorer.gui.plotting.fonts import LATIN_FAMILY
 from qt_settle import painted, run_posted_events
 
 WORDS = "the cat that the dog chased ran up the old tree and sat there on a mat".split()
@@ -44,7 +46,7 @@ def cell_pixel(grid, image, head, row, col, dx=0.0, dy=0.0):
 
 # -- data ------------------------------------------------------------------------------------
 def test_each_head_shows_its_weights(grid, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     for head in range(2):
         assert np.array_equal(grid.head_image(head), lab3.weights[head])
         assert grid.panel(head).image.image is grid.head_image(head)
@@ -53,10 +55,10 @@ def test_each_head_shows_its_weights(grid, lab3):
 
 def test_images_follow_new_results_and_plots_are_reused(grid):
     first = make_result(6, 4, seed=1)
-    grid.set_result(first)
+    grid.set_result(CoursePicture(first))
     plots = grid.plot_items()
     second = make_result(9, 4, seed=2, causal=True)
-    grid.set_result(second)
+    grid.set_result(CoursePicture(second))
     assert grid.plot_items() == plots  # same PlotItems: no rebuild for the same head count
     for head in range(4):
         assert np.array_equal(grid.head_image(head), second.weights[head])
@@ -65,8 +67,8 @@ def test_images_follow_new_results_and_plots_are_reused(grid):
 
 @pytest.mark.parametrize("n_heads", [1, 2, 3, 8, 16])
 def test_grid_reflows_to_the_head_count(grid, n_heads):
-    grid.set_result(make_result(5, 2))
-    grid.set_result(make_result(5, n_heads))
+    grid.set_result(CoursePicture(make_result(5, 2)))
+    grid.set_result(CoursePicture(make_result(5, n_heads)))
     plots = grid.plot_items()
     assert len(plots) == n_heads
     assert grid.visible_heads() == list(range(n_heads))
@@ -76,7 +78,7 @@ def test_grid_reflows_to_the_head_count(grid, n_heads):
 
 def test_more_heads_than_the_grid_shows(grid):
     result = make_result(4, 32)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     assert len(grid.plot_items()) == MAX_GRID_HEADS
     assert grid._notice.isVisible()
     grid.set_focus_head(20)
@@ -106,7 +108,8 @@ def _count_core_computes(monkeypatch) -> list[str]:
     under every name that holds it in every loaded explorer module (the grid's included)."""
     import sys
 
-    from explorer.core import attention, kv_cache, masks, numpy_ops, positional, stats
+    from explorer.core import attention, kv_cache, masks, positional, stats
+    from explorer.core.backends import numpy_ops
     computes = [attention.forward, attention.model_input, numpy_ops.self_attention,
                 numpy_ops.attend, masks.masked_softmax, stats.head_stats, kv_cache.run_kv_cache,
                 positional.sinusoidal_table, positional.similarity, positional.offset_map]
@@ -129,8 +132,8 @@ def _count_core_computes(monkeypatch) -> list[str]:
 def test_set_result_never_computes(grid, qtbot, monkeypatch, lab3):
     other = make_result(6, 4, causal=True)  # computed here, before the counting starts
     calls = _count_core_computes(monkeypatch)
-    grid.set_result(lab3)
-    grid.set_result(other)  # a new shape: the grid rebuilds its panels
+    grid.set_result(CoursePicture(lab3))
+    grid.set_result(CoursePicture(other))  # a new shape: the grid rebuilds its panels
     settle(qtbot, grid)  # laid out and painted
     grid.set_focus_head(1)
     grid.hover_text(1, 0, 1)
@@ -147,7 +150,7 @@ def _labels(axis):
 
 
 def test_tick_labels_are_the_tokens(grid, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     for name in ("bottom", "left"):
         positions, texts = _labels(grid.plot_items()[0].getAxis(name))
         assert positions == [0.0, 1.0, 2.0, 3.0]
@@ -155,22 +158,22 @@ def test_tick_labels_are_the_tokens(grid, lab3):
 
 
 def test_hangul_tick_labels_use_the_bundled_font(grid, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     for name in ("bottom", "left"):
         font = grid.plot_items()[0].getAxis(name).style["tickFont"]
-        assert font.families()[:2] == ["Noto Sans", "NanumGothic"]  # digits, then Hangul
+        assert font.families()[:2] == [LATIN_FAMILY, "NanumGothic"]  # digits, then Hangul
 
 
 def test_long_tokens_are_abbreviated_and_blanks_visible(grid):
     tokens = ("supercalifragilistic", " ", "ok")
-    grid.set_result(make_result(tokens=tokens))
+    grid.set_result(CoursePicture(make_result(tokens=tokens)))
     _, texts = _labels(grid.plot_items()[0].getAxis("bottom"))
     assert texts[0].endswith("…") and len(texts[0]) <= 7
     assert texts[1] == "␣" and texts[2] == "ok"
 
 
 def test_query_zero_is_at_the_top(grid, qtbot, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     settle(qtbot, grid)
     panel = grid.panel(0)
     top = panel.cell_scene_pos(0, 0).y()
@@ -181,7 +184,7 @@ def test_query_zero_is_at_the_top(grid, qtbot, lab3):
 # -- masks -----------------------------------------------------------------------------------
 def test_masked_cells_look_different_from_zero_weights(grid, qtbot):
     result = make_result(6, 2, causal=True, seed=3)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     settle(qtbot, grid)
     image = grid.grab().toImage()
     weights = result.weights[0]
@@ -199,14 +202,14 @@ def test_masked_cells_look_different_from_zero_weights(grid, qtbot):
 
 
 def test_no_mask_drawn_without_a_mask(grid, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     assert not grid.panel(0).mask.isVisible()
 
 
 def test_fully_masked_rows_are_marked(grid):
     result = make_result(5, 2, causal=True, padding={0})  # query 0 may only see the padded key
     assert result.empty_rows[0]
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     marks = grid.panel(0).empty_rows.path()
     assert not marks.isEmpty()
     bounds = marks.boundingRect()
@@ -217,7 +220,7 @@ def test_fully_masked_rows_are_marked(grid):
 
 def test_greyscale_uses_another_mask_colour(grid, qtbot):
     result = make_result(4, 2, causal=True)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     settle(qtbot, grid)
     before = cell_pixel(grid, grid.grab().toImage(), 0, 0, 3, dx=-0.3, dy=-0.3)
     assert before.red() == before.green() == before.blue()  # grey on a colour map
@@ -251,26 +254,26 @@ def _values_item(grid, head):
 
 def test_values_printed_up_to_twelve_tokens_in_auto_mode(grid):
     result = make_result(12, 2, causal=True)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     item = _values_item(grid, 1)
     assert item.isVisible()
     labels = item.labels()
     assert len(labels) == int(result.mask.sum())  # masked cells get no label
     for r, c, text in labels:
         assert text == f"{result.weights[1, r, c]:.2f}"
-    grid.set_result(make_result(13, 2))
+    grid.set_result(CoursePicture(make_result(13, 2)))
     assert not _values_item(grid, 1).isVisible()
     grid.set_show_values("on")
     assert _values_item(grid, 1).isVisible()
     grid.set_show_values("off")
-    grid.set_result(make_result(4, 2))
+    grid.set_result(CoursePicture(make_result(4, 2)))
     assert not _values_item(grid, 0).isVisible()
     with pytest.raises(ValueError):
         grid.set_show_values("sometimes")
 
 
 def test_values_are_painted(grid, qtbot, lab3):
-    grid.set_result(lab3)  # head 0, cell (1, 0): 0.12 on dark purple -> white text
+    grid.set_result(CoursePicture(lab3))  # head 0, cell (1, 0): 0.12 on dark purple -> white text
     settle(qtbot, grid)
 
     def lightness_across_cell(image):
@@ -292,7 +295,7 @@ def test_text_colour_contrasts_with_the_cell():
 
 # -- colour ----------------------------------------------------------------------------------
 def test_colormap_change_changes_pixels(grid, qtbot, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     settle(qtbot, grid)
     before = cell_pixel(grid, grid.grab().toImage(), 1, 0, 1, dx=-0.35, dy=-0.35)
     grid.set_colormap("magma")
@@ -307,7 +310,7 @@ def test_colormap_change_changes_pixels(grid, qtbot, lab3):
 
 
 def test_one_colour_bar_drives_every_head(grid):
-    grid.set_result(make_result(4, 8))
+    grid.set_result(CoursePicture(make_result(4, 8)))
     bar = grid.colorbar()
     driven = {id(ref()) for ref in bar.img_list if ref() is not None}
     assert {id(grid.panel(h).image) for h in range(8)} <= driven
@@ -325,7 +328,7 @@ def test_colormaps_are_perceptual_and_offline():
 # -- marks -----------------------------------------------------------------------------------
 def test_argmax_of_each_row_is_boxed(grid):
     result = make_result(7, 3, causal=True, padding={0})
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     for head in range(3):
         argmax = result.stats.argmax[head]
         expected = [(r, int(argmax[r])) for r in range(7) if argmax[r] >= 0]
@@ -334,7 +337,7 @@ def test_argmax_of_each_row_is_boxed(grid):
 
 
 def test_course_argmax(grid, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     assert grid.panel(0).argmax.cells == [(0, 2), (1, 1), (2, 1), (3, 1)]
     assert grid.panel(1).argmax.cells == [(0, 1), (1, 1), (2, 0), (3, 2)]
 
@@ -346,7 +349,7 @@ def _viewport_point(grid, head, row, col) -> QPoint:
 
 
 def test_hover_shows_tokens_weight_and_raw_score(grid, qtbot, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     settle(qtbot, grid)
     qtbot.mouseMove(grid.graphics_view().viewport(), _viewport_point(grid, 0, 0, 2))
     qtbot.waitUntil(lambda: "버스로" in grid.hover_label())
@@ -358,12 +361,12 @@ def test_hover_shows_tokens_weight_and_raw_score(grid, qtbot, lab3):
 
 def test_hover_text_of_masked_cell(grid):
     result = make_result(4, 2, causal=True)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     assert "masked" in grid.hover_text(1, 0, 3)
 
 
 def test_click_emits_head_clicked(grid, qtbot):
-    grid.set_result(make_result(4, 4))
+    grid.set_result(CoursePicture(make_result(4, 4)))
     settle(qtbot, grid)
     with qtbot.waitSignal(grid.head_clicked, timeout=2000) as blocker:
         qtbot.mouseClick(grid.graphics_view().viewport(), Qt.MouseButton.LeftButton,
@@ -373,7 +376,7 @@ def test_click_emits_head_clicked(grid, qtbot):
 
 def test_focus_one_head_and_back(grid, qtbot):
     result = make_result(5, 4)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     settle(qtbot, grid)
     small = grid.panel(1).plot.getViewBox().width()
     grid.set_focus_head(1)
@@ -387,7 +390,7 @@ def test_focus_one_head_and_back(grid, qtbot):
 
 
 def test_escape_while_focused_asks_to_go_back(grid, qtbot):
-    grid.set_result(make_result(4, 4))
+    grid.set_result(CoursePicture(make_result(4, 4)))
     grid.set_focus_head(3)
     with qtbot.waitSignal(grid.head_clicked, timeout=2000) as blocker:
         qtbot.keyClick(grid, Qt.Key.Key_Escape)
@@ -395,16 +398,16 @@ def test_escape_while_focused_asks_to_go_back(grid, qtbot):
 
 
 def test_focus_survives_a_smaller_result(grid):
-    grid.set_result(make_result(4, 8))
+    grid.set_result(CoursePicture(make_result(4, 8)))
     grid.set_focus_head(7)
-    grid.set_result(make_result(4, 2))
+    grid.set_result(CoursePicture(make_result(4, 2)))
     assert grid.focus_head() is None
     assert len(grid.plot_items()) == 2
 
 
 # -- presentation ----------------------------------------------------------------------------
 def test_presentation_enlarges_text_and_lines(grid, lab3):
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     panel = grid.panel(0)
     tick = panel.plot.getAxis("left").style["tickFont"].pointSizeF()
     marker = panel.argmax._pens[-1].widthF()
@@ -430,7 +433,7 @@ def test_two_thousand_results_in_one_process(grid, qtbot):
              for k in range(3)] for n, h in shapes]
     for i in range(2000):
         result = pool[(i // 10) % len(shapes)][i % 3]
-        grid.set_result(result)
+        grid.set_result(CoursePicture(result))
         if i % 100 == 0:
             grid.set_presentation(i % 200 == 0)
             assert not grid.grab().isNull()
@@ -443,7 +446,7 @@ def test_vector_output_gets_real_text(grid, qtbot, lab3):
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtGui import QPainter
     from PySide6.QtSvg import QSvgGenerator
-    grid.set_result(lab3)
+    grid.set_result(CoursePicture(lab3))
     settle(qtbot, grid)
     data = QByteArray()
     buffer = QBuffer(data)

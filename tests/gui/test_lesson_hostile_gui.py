@@ -168,7 +168,7 @@ def test_dev_zero_chosen_in_the_menu_is_refused_at_once(make_window, qtbot, monk
 def test_the_file_is_read_off_the_gui_thread(make_window, qtbot, lesson_file, monkeypatch):
     """The reading is held up until the GUI thread has come back from the menu: it never
     waited for it (the old window read the file inside the menu's slot)."""
-    import explorer.app.lesson_files as lesson_files
+    import explorer.app.lessons.lesson_files as lesson_files
     window = make_window()
     path = lesson_file(HEAD + STEP)
     entered, release, threads = threading.Event(), threading.Event(), []
@@ -199,7 +199,7 @@ def test_a_large_file_keeps_the_window_responsive_while_it_is_read(make_window, 
     window would wait the 10 s out, then fail both checks)."""
     import threading
 
-    from explorer.app import lesson_files
+    from explorer.app.lessons import lesson_files
     window = make_window()
     path = lesson_file(HEAD + "".join('[[step]]\ntext={en="a",ko="b"}\n' for _ in range(10_000)))
     ticked, read_on = threading.Event(), []
@@ -249,9 +249,9 @@ def test_a_bad_value_shows_the_problems_dialog_and_changes_nothing(make_window, 
 # ----- row 10: a step whose model cannot be shown is settled with why ---------------------------
 def test_a_step_whose_model_is_not_installed_settles_with_why(make_window, qtbot, lesson_file,
                                                               monkeypatch):
-    import explorer.app.learned_state as learned_state
+    import explorer.app.models.sources as sources
     from explorer.core.learned import ModelNotInstalledError
-    monkeypatch.setattr(learned_state, "install_problem", lambda spec: ModelNotInstalledError(
+    monkeypatch.setattr(sources, "install_problem", lambda spec: ModelNotInstalledError(
         f"model {spec.name} is not installed: pip install it"))
     window = make_window()
     window.lessons.open_file(lesson_file(HEAD + STEP + 'model = "minilm-l6"\n'))

@@ -8,6 +8,7 @@ from explorer.core import AttentionConfig, forward, get_preset, similarity, sinu
 from explorer.gui.pe.curves import dim_label
 from explorer.gui.pe.inputs import OFF_NOTE
 from explorer.gui.pe.panel import PEPanel, default_dims, parse_dims
+from explorer.gui.plotting.fonts import LATIN_FAMILY
 from numeric import assert_close
 
 CONFIGS = [
@@ -178,5 +179,5 @@ def test_presentation_mode_enlarges_text(panel):
 def test_hangul_labels_use_the_bundled_font(panel):
     panel.set_result(forward(CONFIGS[0]))
     axis = panel.inputs.x_plot.getAxis("left")
-    assert axis.style["tickFont"].families()[:2] == ["Noto Sans", "NanumGothic"]
+    assert axis.style["tickFont"].families()[:2] == [LATIN_FAMILY, "NanumGothic"]
     assert [label for _, label in axis._tickLevels[0]] == ["나는", "학교에", "버스로", "갔다"]

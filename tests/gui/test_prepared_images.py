@@ -10,8 +10,9 @@ import pytest
 from PySide6.QtGui import QImage
 
 import explorer.gui.plotting.heatmap_item as heatmap_item
-from explorer.app.compute import ComputeWorker
+from explorer.app.course.compute import ComputeWorker
 from explorer.core import AttentionConfig, forward
+from explorer.app.pictures import CoursePicture
 from qt_settle import painted
 
 WORDS = ("나는", "학교에", "버스로", "갔다", "the", "cat", "sat", "on")
@@ -65,12 +66,12 @@ def unprepared_pixels(qtbot, grid) -> QImage:
 
 @pytest.mark.parametrize("n_tokens", [600, 24])  # pooled (more cells than pixels) and not
 def test_grid_draws_the_prepared_images_with_the_same_pixels(grid, qtbot, monkeypatch, n_tokens):
-    grid.set_result(make_result(n_tokens, seed=1))
+    grid.set_result(CoursePicture(make_result(n_tokens, seed=1)))
     paint(qtbot, grid)  # the first paint tells the preparer the pixels, table and levels
     result = make_result(n_tokens, seed=2)
     prepare_on_a_thread(grid, result)
     pooling = CountingPool(monkeypatch)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     prepared = paint(qtbot, grid)
     item = grid.panel(0).image
     assert item._prepared is not None and item._prepared[0] is item.image
@@ -84,11 +85,11 @@ def test_grid_draws_the_prepared_images_with_the_same_pixels(grid, qtbot, monkey
 
 
 def test_colormap_change_recolours_a_prepared_picture(grid, qtbot, monkeypatch):
-    grid.set_result(make_result(600, seed=1))
+    grid.set_result(CoursePicture(make_result(600, seed=1)))
     paint(qtbot, grid)
     result = make_result(600, seed=2)
     prepare_on_a_thread(grid, result)
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     viridis = paint(qtbot, grid)
     pooling = CountingPool(monkeypatch)
     grid.set_colormap("magma")
@@ -100,24 +101,24 @@ def test_colormap_change_recolours_a_prepared_picture(grid, qtbot, monkeypatch):
     result = make_result(600, seed=3)
     prepare_on_a_thread(grid, result)
     pooling.calls = 0
-    grid.set_result(result)
+    grid.set_result(CoursePicture(result))
     shown = paint(qtbot, grid)
     assert pooling.calls == 0
     assert shown == unprepared_pixels(qtbot, grid)
 
 
 def test_prepared_images_are_only_used_for_their_own_result(grid, qtbot):
-    grid.set_result(make_result(600, seed=1))
+    grid.set_result(CoursePicture(make_result(600, seed=1)))
     paint(qtbot, grid)
     prepare_on_a_thread(grid, make_result(600, seed=2))
     other = make_result(600, seed=3)  # never prepared
-    grid.set_result(other)
+    grid.set_result(CoursePicture(other))
     assert grid.panel(0).image._prepared is None
     assert paint(qtbot, grid) == unprepared_pixels(qtbot, grid)
 
 
 def test_worker_calls_the_hook_on_its_thread_and_survives_its_failure(qtbot):
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     seen = []
 
     def hook(result):
@@ -137,7 +138,7 @@ def test_worker_calls_the_hook_on_its_thread_and_survives_its_failure(qtbot):
 
 
 def test_main_window_installs_the_preparer(qtbot):
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     from explorer.gui.window.main_window import MainWindow
     state = AppState()
     window = MainWindow(state)
@@ -151,7 +152,7 @@ def test_main_window_installs_the_preparer(qtbot):
 
 def test_several_results_prepared_before_one_is_shown(grid, qtbot):
     """During a drag the compute thread may finish a few results before the GUI takes one."""
-    grid.set_result(make_result(600, seed=1))
+    grid.set_result(CoursePicture(make_result(600, seed=1)))
     paint(qtbot, grid)
     first, second = make_result(600, seed=2), make_result(600, seed=3)
     prepare_on_a_thread(grid, first)

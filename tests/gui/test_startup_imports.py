@@ -17,10 +17,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 DEFERRED = (
-    "explorer.gui.window.learned_wiring", "explorer.app.learned_state", "explorer.core.learned",
+    "explorer.gui.window.learned_wiring", "explorer.app.models.learned_state", "explorer.core.learned",
     "explorer.gui.learned.overview",
-    "explorer.gui.topics.cross_view", "explorer.app.topics", "explorer.core.topics",
-    "explorer.gui.window.exports.export_dialog", "explorer.gui.window.exports.figures", "explorer.export.render",
+    "explorer.gui.topics.cross_view", "explorer.app.course.topics", "explorer.core.topics",
+    "explorer.gui.window.exports.export_dialog", "explorer.gui.window.exports.figures", "explorer.gui.export.render",
     "explorer.gui.training", "explorer.gui.window.exports.training_export", "explorer.app.training",
     "explorer.gui.window.lesson_wiring", "explorer.app.lessons",
     "explorer.core.training", "torch",
@@ -32,7 +32,7 @@ SCRIPT = textwrap.dedent("""
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     from explorer.gui.window.main_window import MainWindow
     deferred = json.loads(sys.argv[1])
     loaded = lambda: [name for name in deferred if name in sys.modules]
@@ -67,7 +67,7 @@ def test_window_construction_leaves_the_deferred_modules_unimported(tmp_path):
 
 def test_the_first_paint_installs_the_pretrained_models(qtbot, tmp_path):
     """run_app builds the window with defer_learned=True; its first-paint glue installs them."""
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     from explorer.gui.window.app import _Startup
     from explorer.gui.window.main_window import MainWindow
 

@@ -191,7 +191,7 @@ def test_export_animation_asks_before_replacing_heads_gif(qtbot, view, messages,
 
 def _count_frames_and_writes(monkeypatch):
     """(events): ("draw", n drawn so far) at each snapshot drawn, ("write", thread) at each file staged."""
-    from explorer.core import output_files as files
+    from explorer.core.files import output_files as files
     events, drawn = [], [0]
     real_set, real_stage = SnapshotHeads.set_snapshot, files._stage
 
@@ -274,7 +274,7 @@ def test_saved_choices_core_accepts_are_shown_as_saved(qtbot):
     """A seed of 3e9 (< 2³², over QSpinBox's 2³¹ − 1) and a learning rate of 1e-5 (under the
     old 4-decimal box) are valid: restored as saved, no note (they were ignored, with a note)."""
     from explorer.app.settings import Settings
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     from explorer.gui.window.main_window import MainWindow
     settings = Settings(training={"seed": 3_000_000_000, "lr": 1e-5})
     state = AppState(settings.config)

@@ -279,7 +279,7 @@ def test_a_bad_setting_is_said_in_the_ui_language(qtbot, korean_ui):
 
 
 def _window_with(qtbot, settings):
-    from explorer.app.state import AppState
+    from explorer.app.course.state import AppState
     from explorer.gui.window.main_window import MainWindow
     state = AppState(settings.config)
     window = MainWindow(state, settings, defer_learned=True)

@@ -18,7 +18,7 @@ from explorer.gui.heads.info_strip import InfoStrip
 from explorer.gui.kv.panel import KVPanel
 from explorer.gui.window.main_window import PRESENTATION_PT
 from explorer.gui.pe.panel import PEPanel
-from explorer.app.state import AppState
+from explorer.app.course.state import AppState
 from explorer.gui.topics import TOPICS, TopicsController
 from explorer.gui.topics.cross_view import CrossView
 from explorer.gui.topics.scaling_view import ScalingView

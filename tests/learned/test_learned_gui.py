@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from explorer.app.learned_state import RANDOM
+from explorer.app.models.learned_state import RANDOM
 from explorer.gui.learned.thumbnails import ROLE_COLOURS, lookup_table
 from explorer.gui.plotting.colormaps import get_colormap
 
@@ -50,7 +50,7 @@ def test_the_combo_lists_every_model_and_random(make_window):
 def test_a_model_not_installed_is_listed_disabled_with_its_install_command(qtbot, monkeypatch):
     import explorer.core.learned.registry as registry
     import explorer.gui.learned.source as source
-    from explorer.app.learned_state import LearnedState
+    from explorer.app.models.learned_state import LearnedState
     real = registry._distribution
     monkeypatch.setattr(registry, "_distribution", lambda spec: None if spec.name == "e5-small" else real(spec))
     state = LearnedState(job=lambda *a, **k: None)
@@ -94,7 +94,7 @@ def test_back_to_random_shows_the_course_model_again(make_window, qtbot, minilm)
     combo = window.model_source.combo
     combo.setCurrentIndex(0)
     combo.activated.emit(0)
-    assert window.learned.is_random and window.controls.model_size.isVisible()
+    assert window.learned.source == RANDOM and window.shown.course and window.controls.model_size.isVisible()
     np.testing.assert_array_equal(window.heads_grid.head_image(0), random_weights[0])
 
 

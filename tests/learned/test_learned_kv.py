@@ -3,8 +3,8 @@
 import numpy as np
 from PySide6.QtCore import Qt
 
-from explorer.app.learned_kv import LearnedKVTrace, check_passed, layer_trace
-from explorer.app.learned_state import RANDOM
+from explorer.app.models.learned_kv import LearnedKVTrace, check_passed, layer_trace
+from explorer.app.models.learned_state import RANDOM
 from explorer.core.learned.analysis import tokenize
 from explorer.core.learned.generation import run_generation
 
@@ -74,7 +74,7 @@ def test_a_wrong_cache_fails_the_check(smollm2):
     from dataclasses import replace
     records, _, _ = run_generation(smollm2, tokenize(smollm2, "Hi"), generate=1, check=True, keep_steps=True)
     bad = replace(records[-1], max_diff=records[-1].tolerance * 10)
-    from explorer.app.learned_generation import GenerationRun
+    from explorer.app.models.learned_generation import GenerationRun
     run = GenerationRun("smollm2-135m", 1, (records[0], bad), (), "", np.zeros((30, 3, 2, 64)),
                         np.zeros((30, 3, 2, 64)), "Hi")
     trace = layer_trace(run, 0)

@@ -5,8 +5,9 @@ import threading
 import numpy as np
 import pytest
 
-from explorer.app.learned import analyse, layer_picture, sequence_tokens
-from explorer.app.learned_state import RANDOM, LearnedState
+from explorer.app.models.learned import layer_picture, sequence_tokens
+from explorer.app.models.sources import analyse
+from explorer.app.models.learned_state import RANDOM, LearnedState
 from explorer.core.learned import find_repeat
 
 from model_rounding import llama_logits_size, logits_reduction
@@ -195,7 +196,7 @@ def test_switching_heads_off_measures_the_effect_on_the_real_model(smollm2):
                      reduction=logits_reduction(smollm2, len(ids)) + smollm2.weights.embed.shape[0],
                      scale=llama_logits_size(smollm2, ids))
         assert effect["loss_pruned"] != effect["loss"]
-        from explorer.app.learned import effect_text
+        from explorer.app.models.learned import effect_text
         assert effect_text(effect).startswith(f"1 head off (L{best.layer}H{best.head}): loss ")
         state.toggle_head(best.layer, best.head)  # on again: no effect to show
         assert state.pruned == frozenset() and effects[-1] is None

@@ -15,9 +15,9 @@ from PySide6.QtCore import Qt
 
 torch = pytest.importorskip("torch")
 
-from explorer.app.learned import TRAINED, forget_trained, trained_model  # noqa: E402
-from explorer.app.learned_kv import LearnedKVTrace  # noqa: E402
-from explorer.app.learned_state import RANDOM  # noqa: E402
+from explorer.app.models.learned import TRAINED, forget_trained, trained_model  # noqa: E402
+from explorer.app.models.learned_kv import LearnedKVTrace  # noqa: E402
+from explorer.app.models.learned_state import RANDOM  # noqa: E402
 from explorer.core.training import probe_tokens  # noqa: E402
 
 from model_rounding import through_layers  # noqa: E402
@@ -248,7 +248,7 @@ def test_a_device_copy_is_made_once_and_the_cpu_copy_stays_on_the_cpu(monkeypatc
     """trained_model(device) moves a copy (nn.Module.to works in place), once per device. A "meta"
     device stands in for CUDA here: nothing is claimed about a real GPU."""
     import explorer.core.backends as backends
-    from explorer.app.learned import register_trained
+    from explorer.app.models.learned import register_trained
     from explorer.core.training import build_model
     forget_trained()
     register_trained(build_model(SMALL), SMALL, 0)
@@ -280,7 +280,7 @@ def test_the_open_export_dialog_follows_a_change_of_model_source(window, qtbot, 
     """Head 7 of the random model's 8 is chosen; the trained model (2 heads) is chosen in the
     window: the list offers its heads, the choice falls back to the grid, and a stale figure is
     refused with a message (it used to raise IndexError in the button's slot)."""
-    from explorer.core.output_files import ExportError
+    from explorer.core.files.output_files import ExportError
     from explorer.export.naming import FigureSpec
     from explorer.gui.window.exports.export_dialog import open_export_dialog
     from explorer.gui.window.exports.figures import ExportOptions

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 
 pytest.importorskip("torch")
 
-from explorer.app.learned import TRAINED, trained_spec  # noqa: E402
+from explorer.app.models.learned import TRAINED, trained_spec  # noqa: E402
 from explorer.core.training import Trainer, probe_tokens  # noqa: E402
 from explorer.core.training.source import run  # noqa: E402
 from explorer.gui.learned.thumbnails import lookup_table  # noqa: E402

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.app.learned import forget_trained, trained_spec
+from explorer.app.models.learned import forget_trained, trained_spec
 from explorer.core.training import TrainConfig
 
 SMALL = TrainConfig(steps=40, batch=8, d_model=16, n_heads=2, seed=1, log_every=10, snapshot_every=20)

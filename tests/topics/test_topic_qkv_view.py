@@ -37,7 +37,7 @@ def test_matrices_and_head_slices_are_the_cores(qtbot):
 def test_head_range_follows_the_config_and_explanation_is_shown(qtbot):
     view = show_view(qtbot, QKVView, forward(AttentionConfig()))
     assert view.explanation.isVisible()
-    assert "W_Q" in view.explanation.text() and "열" in view.explanation.text()
+    assert "W_Q" in view.explanation.text() and "columns" in view.explanation.text()  # the UI's English
     view.head_spin.setValue(1)
     feed(qtbot, view, forward(AttentionConfig(d_model=12, n_heads=3)))
     assert view.head_spin.maximum() == 2
@@ -52,5 +52,5 @@ def test_presentation_mode_keeps_the_data(qtbot):
     view = show_view(qtbot, QKVView, result)
     view.set_presentation(True)
     assert view.presentation
-    assert view.explanation.ko.font().pointSizeF() > 12
+    assert view.explanation.paragraph.font().pointSizeF() > 12
     np.testing.assert_array_equal(view.plots["Q"].matrix(), result.q)

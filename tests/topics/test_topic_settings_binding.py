@@ -4,8 +4,8 @@ a state change moves the widget and the computation; a widget edit moves the sta
 import pytest
 
 from explorer.app.observable import Event
-from explorer.app.state import ViewState
-from explorer.app.topic_settings import TopicSettings
+from explorer.app.course.state import ViewState
+from explorer.app.course.topic_settings import TopicSettings
 from explorer.core import AttentionConfig, forward
 from explorer.core.topics import EncoderConfig, encoder_block
 from explorer.gui.topics.cross_view import CrossView

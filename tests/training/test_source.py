@@ -26,7 +26,7 @@ def logits_reduction(t: int) -> int:
 
 
 class Spec:  # the fields run_generation reads (a ModelSpec in the app)
-    layers, heads, kv_heads, d_model, max_tokens = 2, 2, 2, 16, 16
+    layers, heads, kv_heads, d_model, max_tokens, d_head = 2, 2, 2, 16, 16, 8
 
 
 def test_a_mask_of_ones_changes_nothing_and_a_zero_silences_that_head():

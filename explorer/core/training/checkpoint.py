@@ -21,8 +21,8 @@ from pathlib import Path
 
 from ..config import ConfigError
 from ..messages import QT_TRANSLATE_NOOP, TranslatableError
-from ..output_files import ExportError, write_file
-from ..user_files import UserFileError, read_user_file
+from ..files.output_files import ExportError, write_file
+from ..files.user_files import UserFileError, read_user_file
 from .config import TrainConfig
 
 FORMAT = "attention-explorer/tiny-transformer/1"

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
 
 from ...core import MAX_D_MODEL, SEED_MAX, AttentionConfig
 from ...core.config import divisors, max_heads_for, nearest_divisor  # noqa: F401 (tests import them here)
-from ...app.state import AppState
-from ..plotting.i18n import translate
+from ...app.course.state import AppState
+from ..plotting.i18n import QT_TRANSLATE_NOOP, on_language_change, Texts, translate
 
 D_MODEL_CHOICES = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
                    768, 1024, 1536, 2048)
@@ -63,10 +63,14 @@ class ModelSizeControl(QWidget):
             label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel(translate("controls.model", "d_model")), 0, 0)
+        texts = Texts(self)
+        d_model_name, heads_name = QLabel(), QLabel()
+        texts.set(d_model_name.setText, "controls.model", QT_TRANSLATE_NOOP("controls.model", "d_model"))
+        texts.set(heads_name.setText, "controls.model", QT_TRANSLATE_NOOP("controls.model", "heads"))
+        layout.addWidget(d_model_name, 0, 0)
         layout.addWidget(self.d_model_slider, 0, 1)
         layout.addWidget(self.d_model_value, 0, 2)
-        layout.addWidget(QLabel(translate("controls.model", "heads")), 1, 0)
+        layout.addWidget(heads_name, 1, 0)
         layout.addWidget(self.heads_slider, 1, 1)
         layout.addWidget(self.heads_value, 1, 2)
         layout.addWidget(self.divisors_label, 2, 1, 1, 2)
@@ -75,6 +79,7 @@ class ModelSizeControl(QWidget):
         self.heads_slider.valueChanged.connect(self._on_heads_index)
         state.config_changed.connect(self.sync)
         self.sync(state.config)
+        on_language_change(self, lambda: self.sync(self._state.config))  # the composed texts
 
     def sync(self, config: AttentionConfig) -> None:
         """Show `config` without sending anything back to the state."""
@@ -136,12 +141,16 @@ class SeedControl(QWidget):
         self.spin.setRange(0, SEED_MAX)
         self.spin.setSingleStep(1)
         self.spin.setKeyboardTracking(False)  # typing 4294967295 computes once, on Enter
-        self.spin.setToolTip(translate("controls.model",
-                                       "Any whole number from 0 to {max} (2³² − 1)").format(max=SEED_MAX))
-        self.random_button = QPushButton(translate("controls.model", "New random seed"))
+        texts = Texts(self)
+        texts.set(self.spin.setToolTip, "controls.model", QT_TRANSLATE_NOOP(
+            "controls.model", "Any whole number from 0 to {max} (2³² − 1)"), lambda t: t.format(max=SEED_MAX))
+        self.random_button = QPushButton()
+        texts.set(self.random_button.setText, "controls.model", QT_TRANSLATE_NOOP("controls.model", "New random seed"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel(translate("controls.model", "seed")))
+        name = QLabel()
+        texts.set(name.setText, "controls.model", QT_TRANSLATE_NOOP("controls.model", "seed"))
+        layout.addWidget(name)
         layout.addWidget(self.spin, 1)
         layout.addWidget(self.random_button)
         self.spin.valueChanged.connect(lambda value: self._state.update(seed=int(round(value))))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from ...core import AttentionConfig, DeviceInfo
 from ...core.backends import canonical_device
-from ...app.state import SHOW_VALUES_MODES, AppState
-from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
+from ...app.course.state import SHOW_VALUES_MODES, AppState
+from ..plotting.i18n import QT_TRANSLATE_NOOP, Texts, on_language_change, translate
 
 SWITCHES = (  # config field, label
     ("scaled", QT_TRANSLATE_NOOP("controls.options", "÷√d_head scaling")),
@@ -47,8 +47,10 @@ class SwitchesControl(QWidget):
         self.boxes: dict[str, QCheckBox] = {}
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        texts = Texts(self)
         for name, text in SWITCHES:
-            box = QCheckBox(translate("controls.options", text))
+            box = QCheckBox()
+            texts.set(box.setText, "controls.options", text)
             box.toggled.connect(lambda on, name=name: self._state.update(**{name: on}))
             layout.addWidget(box)
             self.boxes[name] = box
@@ -73,15 +75,19 @@ class ChoicesControl(QWidget):
         self.combos: dict[str, QComboBox] = {}
         layout = QFormLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        texts = Texts(self)
         for name, label, options in CHOICES:
             combo = QComboBox()
-            for value, text, tip in options:
-                combo.addItem(translate("controls.options", text), value)
-                combo.setItemData(combo.count() - 1, translate("controls.options", tip),
-                                  Qt.ItemDataRole.ToolTipRole)
+            for i, (value, text, tip) in enumerate(options):
+                combo.addItem("", value)
+                texts.set(lambda t, combo=combo, i=i: combo.setItemText(i, t), "controls.options", text)
+                texts.set(lambda t, combo=combo, i=i: combo.setItemData(i, t, Qt.ItemDataRole.ToolTipRole),
+                          "controls.options", tip)
             combo.activated.connect(
                 lambda i, name=name, combo=combo: self._state.update(**{name: combo.itemData(i)}))
-            layout.addRow(translate("controls.options", label), combo)
+            row_label = QLabel()
+            texts.set(row_label.setText, "controls.options", label)
+            layout.addRow(row_label, combo)
             self.combos[name] = combo
         state.config_changed.connect(self.sync)
         self.sync(state.config)
@@ -103,6 +109,7 @@ class BackendCombo(QComboBox):
         super().__init__(parent)
         self._state = state
         self.set_devices(state.devices)
+        on_language_change(self, lambda: self.set_devices(self._state.devices))  # the loading entry
         self.activated.connect(self._on_activated)
         state.config_changed.connect(self.sync)
         state.devices_changed.connect(self.set_devices)
@@ -160,18 +167,24 @@ class DisplayControl(QWidget):
     def __init__(self, state: AppState, colormaps: list[str], parent: QWidget | None = None):
         super().__init__(parent)
         self._view = state.view
+        texts = Texts(self)
         self.colormap_combo = QComboBox()
-        for name in colormaps:  # shown translated, stored by name
-            self.colormap_combo.addItem(translate("plotting.colormaps", name), name)
+        for i, name in enumerate(colormaps):  # shown translated, stored by name
+            self.colormap_combo.addItem("", name)
+            texts.set(lambda t, i=i: self.colormap_combo.setItemText(i, t), "plotting.colormaps", name)
         self.values_combo = QComboBox()
-        for mode in SHOW_VALUES_MODES:
-            self.values_combo.addItem(translate("controls.options", mode), mode)
-        self.values_combo.setToolTip(translate("controls.options",
-                                               "auto: numbers in the cells when they fit"))
+        for i, mode in enumerate(SHOW_VALUES_MODES):
+            self.values_combo.addItem("", mode)
+            texts.set(lambda t, i=i: self.values_combo.setItemText(i, t), "controls.options", mode)
+        texts.set(self.values_combo.setToolTip, "controls.options", QT_TRANSLATE_NOOP(
+            "controls.options", "auto: numbers in the cells when they fit"))
         layout = QFormLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addRow(translate("controls.options", "colormap"), self.colormap_combo)
-        layout.addRow(translate("controls.options", "cell values"), self.values_combo)
+        names = QLabel(), QLabel()
+        texts.set(names[0].setText, "controls.options", QT_TRANSLATE_NOOP("controls.options", "colormap"))
+        texts.set(names[1].setText, "controls.options", QT_TRANSLATE_NOOP("controls.options", "cell values"))
+        layout.addRow(names[0], self.colormap_combo)
+        layout.addRow(names[1], self.values_combo)
         self.colormap_combo.currentIndexChanged.connect(
             lambda i: self._on_colormap(self.colormap_combo.itemData(i)))
         self.values_combo.currentIndexChanged.connect(

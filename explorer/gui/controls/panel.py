@@ -17,12 +17,14 @@ from PySide6.QtWidgets import QFrame, QGroupBox, QScrollArea, QVBoxLayout, QWidg
 from .model import ModelSizeControl, SeedControl
 from .options import BackendCombo, ChoicesControl, DisplayControl, SwitchesControl
 from .sentence import PaddingChips, SentenceControl
-from ...app.state import AppState
-from ..plotting.i18n import translate
+from ...app.course.state import AppState
+from ..plotting.i18n import QT_TRANSLATE_NOOP, Texts
 
 
-def _group(title: str, *widgets: QWidget) -> QGroupBox:
-    box = QGroupBox(title)
+def _group(texts: Texts, title: str, *widgets: QWidget) -> QGroupBox:
+    """A titled group; `title` (marked, context "controls.panel") follows the language."""
+    box = QGroupBox()
+    texts.set(box.setTitle, "controls.panel", title)
     layout = QVBoxLayout(box)
     for widget in widgets:
         layout.addWidget(widget)
@@ -31,6 +33,18 @@ def _group(title: str, *widgets: QWidget) -> QGroupBox:
 
 class ControlPanel(QScrollArea):
     """All controls, top to bottom in the order a lesson uses them; scrolls when short of room."""
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("sentence", "padding", "d_model", "heads", "seed", "init", "show_values",
+                       "colormap", "scaled", "causal", "positional")
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"sentence": self.sentence.edit, "padding": self.chips,
+                "d_model": self.model_size.d_model_slider, "heads": self.model_size.heads_slider,
+                "seed": self.seed.spin, "init": self.choices.combos["init"],
+                "show_values": self.display.values_combo, "colormap": self.display.colormap_combo,
+                **{name: self.switches.boxes[name] for name in ("scaled", "causal", "positional")}}
 
     def __init__(self, state: AppState, colormaps: list[str], rng: random.Random | None = None,
                  parent: QWidget | None = None):
@@ -47,15 +61,18 @@ class ControlPanel(QScrollArea):
         inner = QWidget()
         inner.setObjectName("controls")
         layout = QVBoxLayout(inner)
-        self.random_groups = [_group(translate("controls.panel", "Sentence"), self.sentence),
-                              _group(translate("controls.panel", "Padding (click tokens)"), self.chips),
-                              _group(translate("controls.panel", "Model size"), self.model_size),
-                              _group(translate("controls.panel", "Seed"), self.seed),
-                              _group(translate("controls.panel", "Scaling and masks"), self.switches)]
+        texts = self.texts = Texts(self)
+        self.random_groups = [
+            _group(texts, QT_TRANSLATE_NOOP("controls.panel", "Sentence"), self.sentence),
+            _group(texts, QT_TRANSLATE_NOOP("controls.panel", "Padding (click tokens)"), self.chips),
+            _group(texts, QT_TRANSLATE_NOOP("controls.panel", "Model size"), self.model_size),
+            _group(texts, QT_TRANSLATE_NOOP("controls.panel", "Seed"), self.seed),
+            _group(texts, QT_TRANSLATE_NOOP("controls.panel", "Scaling and masks"), self.switches)]
         for group in self.random_groups:
             layout.addWidget(group)
-        layout.addWidget(_group(translate("controls.panel", "Backend / device"), self.backend, self.choices))
-        layout.addWidget(_group(translate("controls.panel", "Display"), self.display))
+        layout.addWidget(_group(texts, QT_TRANSLATE_NOOP("controls.panel", "Backend / device"), self.backend,
+                                self.choices))
+        layout.addWidget(_group(texts, QT_TRANSLATE_NOOP("controls.panel", "Display"), self.display))
         layout.addStretch(1)
         self.setWidget(inner)
         self.setWidgetResizable(True)
@@ -64,8 +81,10 @@ class ControlPanel(QScrollArea):
         self.fit_width()
 
     def add_source_group(self, title: str, widget: QWidget) -> QGroupBox:
-        """A group above all others (the model source); returns it."""
-        box = _group(title, widget)
+        """A group above all others (the model source); returns it (its owner keeps its title
+        in the UI language)."""
+        box = QGroupBox(title)
+        QVBoxLayout(box).addWidget(widget)
         self.widget().layout().insertWidget(0, box)
         self.fit_width()
         return box

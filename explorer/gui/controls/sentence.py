@@ -13,11 +13,11 @@ from PySide6.QtWidgets import (QFrame, QLabel, QLineEdit, QScrollArea, QSizePoli
                                QVBoxLayout, QWidget)
 
 from ...core import AttentionConfig, split_sentence
-from ...app.state import AppState
+from ...app.course.state import AppState
 from ...app.throttle import Debouncer
 from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import set_text_colour
-from ..plotting.i18n import translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, on_language_change, Texts, translate
 from ..plotting.labels import plain_tooltip
 
 TYPING_PAUSE_MS = 400
@@ -58,8 +58,8 @@ class SentenceControl(QWidget):
         super().__init__(parent)
         self._state = state
         self.edit = QLineEdit()
-        self.edit.setPlaceholderText(translate("controls.sentence",
-                                               "type a sentence; tokens are split on spaces"))
+        Texts(self).set(self.edit.setPlaceholderText, "controls.sentence", QT_TRANSLATE_NOOP(
+            "controls.sentence", "type a sentence; tokens are split on spaces"))
         self.edit.setClearButtonEnabled(True)
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)
@@ -74,7 +74,15 @@ class SentenceControl(QWidget):
         self.edit.editingFinished.connect(self.apply)
         state.config_changed.connect(self.sync)
         state.error.connect(self._on_error)
+        self._refused: str | None = None  # the refusal shown under the box (its message)
         self.sync(state.config)
+        on_language_change(self, self._retranslate)
+
+    def _retranslate(self) -> None:
+        if self._refused is not None:
+            self._say_refused(self._refused)
+        else:
+            self._show_count(self._state.config)
 
     def sync(self, config: AttentionConfig) -> None:
         """Show the config's sentence when it changed. Another control changing (seed, heads…)
@@ -91,6 +99,7 @@ class SentenceControl(QWidget):
             self._show_count(config)
 
     def _show_count(self, config: AttentionConfig) -> None:
+        self._refused = None
         set_text_colour(self.count_label, None)
         self.count_label.setText((translate("controls.sentence",
                                             "n = {n} tokens") if config.n_tokens != 1 else translate("controls.sentence", "n = {n} token")).format(
@@ -100,11 +109,15 @@ class SentenceControl(QWidget):
         """Our sentence was refused: say so under the box for as long as the box holds it (the
         status bar's note goes after 10 s, and the box and the picture then disagreed)."""
         if self._applying:
-            n = self._state.config.n_tokens
-            set_text_colour(self.count_label, REFUSED_COLOUR)
-            self.count_label.setText(translate("controls.sentence",
-                                               "not applied: {message} — the picture still shows the "
-                                               "last sentence (n = {n})").format(message=message, n=n))
+            self._say_refused(message)
+
+    def _say_refused(self, message: str) -> None:
+        self._refused = message  # (in the language it was said in: the state made it)
+        n = self._state.config.n_tokens
+        set_text_colour(self.count_label, REFUSED_COLOUR)
+        self.count_label.setText(translate("controls.sentence",
+                                           "not applied: {message} — the picture still shows the "
+                                           "last sentence (n = {n})").format(message=message, n=n))
 
     def set_text(self, text: str) -> bool:
         """Put `text` in the box and apply it at once (tests, topics)."""
@@ -154,6 +167,19 @@ class PaddingChips(QWidget):
         layout.addWidget(self.summary)
         state.config_changed.connect(self.sync)
         self.sync(state.config)
+        on_language_change(self, self._retranslate)
+
+    def _retranslate(self) -> None:
+        """The summary and the chips' tooltips in the UI language (no state event)."""
+        self._show_summary(self._state.config)
+        for i, chip in enumerate(self.chips):
+            chip.setToolTip(self._chip_tip(i, self._tokens[i]))
+
+    @staticmethod
+    def _chip_tip(i: int, token: str) -> str:
+        return plain_tooltip(translate(
+            "controls.sentence", "token {i} “{token}”: click to mark it as padding (masked as a key)").format(
+            i=i, token=token))
 
     def sync(self, config: AttentionConfig) -> None:
         if config.tokens != self._tokens:
@@ -165,6 +191,9 @@ class PaddingChips(QWidget):
                     chip.setChecked(i in config.padding)
                 style_chip(chip, i in config.padding)
         self._padding = config.padding
+        self._show_summary(config)
+
+    def _show_summary(self, config: AttentionConfig) -> None:
         text = translate("controls.sentence",
                          "padding: {summary}").format(summary=padding_summary(config.padding))
         if len(config.tokens) > MAX_CHIPS:
@@ -183,9 +212,7 @@ class PaddingChips(QWidget):
             chip.setObjectName("chip")
             chip.setText(token)
             chip.setCheckable(True)
-            chip.setToolTip(plain_tooltip(translate(
-                "controls.sentence", "token {i} “{token}”: click to mark it as padding (masked as a key)").format(
-                i=i, token=token)))
+            chip.setToolTip(self._chip_tip(i, token))
             chip.toggled.connect(lambda on, i=i: self.toggle(i, on))
             self._flow.addWidget(chip)
             self.chips.append(chip)

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -24,6 +24,7 @@ from .prepared import ImagePreparer
 from ..plotting.mask_item import MASK_COLOUR, MASK_COLOUR_GREYSCALE, MaskPaint, mask_paint
 from ..plotting.labels import plain_label, plain_tooltip
 from ..plotting.token_ticks import tick_levels
+from ...app.pictures import HeadsPicture
 from ..plotting.i18n import translate
 
 AUTO_VALUES_MAX_TOKENS = 12  # "auto" prints values up to this many tokens
@@ -105,10 +106,10 @@ class HeadsGrid(QWidget):
         self._apply_label_fonts()
 
     # -- public API -----------------------------------------------------------------------
-    def set_result(self, result) -> None:
-        """Show `result` (an AttentionResult, or anything with its weights, tokens, mask,
-        empty_rows, stats.argmax/entropy and describe_cell, e.g. app.learned.LayerPicture).
-        Cheap: no computation, items are reused."""
+    def set_result(self, result: HeadsPicture) -> None:
+        """Show `result`, a HeadsPicture (app.pictures: the course model's CoursePicture, a
+        model's LayerPicture, the Train tab's ProbePicture). Cheap: no computation, items are
+        reused."""
         self._result = result
         self._images = self.preparer.take(result.weights)
         n_heads = result.weights.shape[0]
@@ -134,6 +135,16 @@ class HeadsGrid(QWidget):
             raise ValueError(f"show-values mode must be auto, on or off, not {mode!r}")
         self._values_mode = mode
         self._redraw()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:  # the texts from their sources, no recompute
+            for panel in self._panels.values():
+                panel.set_style(self._style)  # the axis titles
+                panel._title = None  # the head titles: made again by the redraw
+            self._apply_bar_style()
+            self._redraw()
+            self._update_notice()
 
     def set_presentation(self, on: bool) -> None:
         self._presentation = bool(on)
@@ -203,26 +214,7 @@ class HeadsGrid(QWidget):
 
     def hover_text(self, head: int, query: int, key: int) -> str:
         """The description of one cell shown while the mouse is over it."""
-        r = self._result
-        describe = getattr(r, "describe_cell", None)  # a pretrained layer (app.learned.LayerPicture)
-        if describe is not None:
-            return describe(head, query, key)
-        tokens = r.tokens
-        where = translate("heads.grid", "head {head}: {query} → {key}").format(head=head, query=tokens[query],
-                                                                               key=tokens[key])
-        raw = float(r.raw_scores[head, query, key])
-        if r.empty_rows[query]:
-            return translate("heads.grid",
-                             "{where}: every key is masked for this query (weights all 0)").format(where=where)
-        if not r.mask[query, key]:
-            return translate("heads.grid",
-                             "{where}: masked (weight 0; raw score {raw} not used)").format(where=where, raw=f"{raw:.2f}")
-        text = translate("heads.grid", "{where}, weight {weight}, raw score {raw}").format(
-            where=where, weight=f"{float(r.weights[head, query, key]):.2f}", raw=f"{raw:.2f}")
-        if r.config.scaled:
-            text += translate("heads.grid",
-                              " (scaled {scaled})").format(scaled=f"{float(r.scores[head, query, key]):.2f}")
-        return text
+        return self._result.describe_cell(head, query, key)
 
     def hover_label(self) -> str:
         return self._hover.text()

@@ -112,10 +112,15 @@ class InfoStrip(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._arrange()
+        if event.type() == QEvent.Type.LanguageChange and self._shown is not None:
+            self.set_result(*self._shown)  # the texts built from the result, in the new language
+
+    _shown = None
 
     def set_result(self, result: AttentionResult, auto_float32: bool = False) -> None:
         """`auto_float32`: the state computed this float64 config in float32 because no value is
         displayed (``AppState.auto_precision``); the time label says so."""
+        self._shown = (result, auto_float32)
         c = result.config
         self.shape_label.setText(translate("heads.info_strip",
                                            "shapes {flow}").format(flow=result.shape_flow()))

@@ -112,9 +112,9 @@ class HeadPanel(MatrixHeatmap):
         self.values.setVisible(show_values)
         if show_values:
             self.values.set_cells(weights, dark, result.mask & ~result.empty_rows[:, None])
-        custom = getattr(result, "head_title", None)  # a pretrained layer: the head's role
-        if custom is not None:
-            self._show_title(custom(head))
+        title = result.head_title(head)  # a learned layer: the head's role (app.pictures)
+        if title is not None:
+            self._show_title(title)
         else:
             self._set_title(head, result.stats.entropy[head], result.empty_rows)
         if result.tokens != self._tokens:

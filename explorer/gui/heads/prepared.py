@@ -57,8 +57,8 @@ class ImagePreparer:
     def __call__(self, result) -> None:
         """Make the visible heads' images of `result` (compute thread)."""
         spec, heads = self._spec, self._heads
-        weights = getattr(result, "weights", None)
-        if spec is None or not isinstance(weights, np.ndarray) or weights.ndim != 3:
+        weights = result.weights  # (h, n, n)
+        if spec is None or weights.ndim != 3:
             return
         n_rows, n_cols = weights.shape[1:]
         factors = (pool_factor(n_rows, spec.rows_px), pool_factor(n_cols, spec.cols_px))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
@@ -285,6 +285,30 @@ class KVCacheView(pg.GraphicsLayoutWidget):
                for plot, _titles in plots):  # both short: K and V read alike
             for plot, (_full, short) in plots:
                 set_title(plot, short)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        """Titles and axis labels from their sources (a language switch), then those built
+        from the trace."""
+        for plot, title in ((self.k_plot, translate("kv.cache_view", "K cache")),
+                            (self.v_plot, translate("kv.cache_view", "V cache")),
+                            (self.q_plot, translate("kv.cache_view", "query q_t")),
+                            (self.out_plot, translate("kv.cache_view", "output row t")),
+                            (self.w_plot, translate("kv.cache_view", "attention of q_t over the cached keys"))):
+            set_title(plot, title)
+        for plot, side, text in ((self.k_plot, "left", translate("kv.cache_view", "cached token")),
+                                 (self.q_plot, "bottom", translate("kv.cache_view", "dimension")),
+                                 (self.out_plot, "bottom", translate("kv.cache_view", "after W_O")),
+                                 (self.w_plot, "bottom", translate("kv.cache_view",
+                                                                   "cached key (colour 0 … step's largest)")),
+                                 (self.w_plot, "left", translate("kv.cache_view", "head"))):
+            plot.setLabel(side, text)
+        self.set_presentation(self._presentation)  # the labels' style
+        self._fit_titles()
 
     def values_fit(self) -> bool:
         """Whether a weight's label ("0.00") fits in its cell at the plot's size on screen."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ...core import KVTrace
@@ -57,6 +57,18 @@ class KVFlopsPlot(QWidget):
         style_axes(self.plot, False)
         self.log_check.setFont(ui_font(10))
         self._cached = self._recompute = None  # (n,) cumulative FLOPs once a trace is set
+        self._presentation = False
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.log_check.setText(translate("kv.flops_plot", "log scale (FLOPs)"))
+            self.plot.setLabel("bottom", translate("kv.flops_plot", "step t"))
+            for (_sample, label), text in zip(self.legend.items, (
+                    translate("kv.flops_plot", "with KV cache (≈ linear)"),
+                    translate("kv.flops_plot", "recomputing the prefix (≈ quadratic)"))):
+                label.setText(text)
+            self.set_presentation(self._presentation)  # the y label and the title
 
     def set_trace(self, trace: KVTrace) -> None:
         steps = np.arange(len(trace.steps))
@@ -102,6 +114,7 @@ class KVFlopsPlot(QWidget):
         self.marker_dots.setData([t, t], [self._cached[t], self._recompute[t]])
 
     def set_presentation(self, on: bool) -> None:
+        self._presentation = on
         width = 4 if on else 2
         self.cached_curve.setPen(pg.mkPen(CACHED_COLOR, width=width))
         self.recompute_curve.setPen(pg.mkPen(RECOMPUTE_COLOR, width=width))

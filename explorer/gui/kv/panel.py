@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QTimer, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ...app.learned_kv import LearnedKVTrace
+from ...app.models.learned_kv import LearnedKVTrace
 from ...core import KVTrace
 from . import text as kv_text
 from .cache_view import KVCacheView
@@ -27,6 +27,14 @@ OK_COLOUR, BAD_COLOUR = "#1a7f37", "#d1242f"  # the check line (bold: set_presen
 
 class KVPanel(QWidget):
     """set_trace(trace), set_step(i), play(), pause(); emits step_changed(i)."""
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("kv_step", "kv_play", "kv_head")
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"kv_step": self.controls.slider, "kv_play": self.controls.play_button,
+                "kv_head": self.controls.head_combo}
 
     step_changed = Signal(int)
     head_choice_changed = Signal(int)  # index in the head list: 0 = all heads, h + 1 = head h
@@ -154,10 +162,23 @@ class KVPanel(QWidget):
         self.controls.show_playing(self.is_playing)
         self.head_choice_changed.emit(self.head_choice)
 
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange and self.trace is not None:
+            for label, line in zip(self._counter_labels(), self._lines(self._step)):
+                label.setText(line)  # the counters of the step shown, in the new language
+            self._fit_counter_heights()
+        elif event.type() == QEvent.Type.LanguageChange and self._message is None:
+            self.empty_label.setText(translate("kv.panel",
+                                               "The KV-cache timeline appears when a trace has been computed."))
+
+    _message = None  # the text show_message put up (said by its caller, in its language)
+
     def show_message(self, text: str) -> None:
         """No trace to step through: say why (an encoder has no KV cache; a decoder's is coming)."""
         self.pause()
         self.trace = None
+        self._message = text
         self.empty_label.setText(text)
         self.empty_label.show()
         self._show_body(False)

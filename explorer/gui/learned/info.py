@@ -10,8 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from ...app.learned import Analysis
-from ...app.learned_state import LearnedState
+from ...app.models.learned import Analysis
+from ...app.models.learned_state import LearnedState
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import translate
 
@@ -56,7 +56,7 @@ class LearnedInfoStrip(QWidget):
 
     def refresh(self) -> None:
         analysis = self._state.analysis
-        self.setVisible(not self._state.is_random)
+        self.setVisible(not self._state.model.capabilities.course_settings)
         if analysis is None:
             busy = self._state.busy
             self.label.setText(translate("learned.info", "{busy} (until it is ready, the picture is the previous one)").format(busy=busy) if busy else " ")
@@ -70,6 +70,8 @@ class LearnedInfoStrip(QWidget):
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
+            self.previous.setToolTip(translate("learned.info", "previous layer"))
+            self.next.setToolTip(translate("learned.info", "next layer"))
             self.refresh()
 
     def set_presentation(self, on: bool) -> None:

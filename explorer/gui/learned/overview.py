@@ -15,8 +15,8 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import (QButtonGroup, QLabel, QPushButton, QSizePolicy,
                                QToolTip, QVBoxLayout, QWidget)
 
-from ...app.learned import Analysis, effect_text, role_name, role_short
-from ...app.learned_state import LearnedState
+from ...app.models.learned import Analysis, effect_text, role_name, role_short
+from ...app.models.learned_state import LearnedState
 from ..plotting.colormaps import DEFAULT_COLORMAP, get_colormap
 from ..plotting.flow_layout import FlowLayout
 from ..plotting.fonts import ui_font
@@ -248,7 +248,7 @@ class ModelOverview(QWidget):
         self.summary.setText(best_text(analysis) if analysis is not None else
                              translate("learned.overview", "The overview shows a pretrained model: choose one under Model source."))
         for button in (*self.buttons.values(), self.reseed):
-            button.setEnabled(analysis is not None or not self._state.is_random)
+            button.setEnabled(analysis is not None or not self._state.model.capabilities.course_settings)
 
     def set_colormap(self, name: str) -> None:
         self.canvas.set_colormap(name)
@@ -273,6 +273,15 @@ class ModelOverview(QWidget):
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:  # legend, summary, effect: built from data
+            for key, label in SEQUENCE_BUTTONS:
+                self.buttons[key].setText(translate("learned.overview", label))
+            self.all_on.setText(translate("learned.overview", "all heads on"))
+            self.all_on.setToolTip(translate("learned.overview",
+                                             "switch every head on again (right-click a tile to switch it off)"))
+            self.reseed.setText(translate("learned.overview", "new random tokens"))
+            if not self._state.pruned:
+                self.effect.setText(translate("learned.overview",
+                                              "Right-click a tile to switch that head off and see what it changes."))
             self.legend.setText(legend_html())
             self.set_analysis(self._state.analysis)
             self._on_pruned(self._state.pruned)

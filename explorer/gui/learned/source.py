@@ -12,18 +12,16 @@ The padding box appends padding tokens masked as keys (a batch row padded to a l
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSignalBlocker, Qt, QTimer
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QSlider,
-                               QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
+                               QPushButton, QSlider, QSpinBox, QVBoxLayout, QWidget)
 
-from ...app.learned import TRAINED, spec_of, trained_spec
-from ...app.learned_state import RANDOM, LearnedState
-from ...core.learned import MODELS, install_problem
+from ...app.models.learned_state import LearnedState
+from ...app.models.sources import listed, sources_changed
 from ...core.learned.analysis import MAX_PADDING
 from ...app.i18n import error_text
-from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
+from ..plotting.i18n import translate
 
 TYPING_PAUSE_MS = 400
-RANDOM_LABEL = QT_TRANSLATE_NOOP("learned.source", "random (course)")
 
 
 def spec_text(spec) -> str:
@@ -42,16 +40,17 @@ def kind_name(kind: str) -> str:
 class ModelSourceControl(QWidget):
     """Source combo, model sizes, busy bar, text box and layer slider (see module docstring)."""
 
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("model_source",)
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"model_source": self.combo}
+
     def __init__(self, state: LearnedState, parent: QWidget | None = None):
         super().__init__(parent)
         self._state = state
         self.combo = QComboBox()
-        self.combo.addItem(translate("learned.source", RANDOM_LABEL), RANDOM)
-        for spec in MODELS.values():
-            self.combo.addItem(spec.name, spec.name)
-            if install_problem(spec) is not None:
-                self.combo.model().item(self.combo.count() - 1).setEnabled(False)
-        self.combo.addItem("", TRAINED)  # enabled once the Train tab has a model (trained_changed)
         self._label_items()
         self.info = QLabel()
         self.info.setWordWrap(True)
@@ -60,6 +59,9 @@ class ModelSourceControl(QWidget):
         self.busy_bar.setTextVisible(False)
         self.busy_bar.setMaximumHeight(8)
         self.busy_label = QLabel()
+        self.cancel_button = QPushButton()  # stops a model's load (back to the source before it)
+        self.open_button = QPushButton()    # Open model folder… (a save_pretrained folder)
+        self._label_buttons()
         self.edit = QLineEdit(state.text)
         self.edit.setPlaceholderText(translate("learned.source", "free text, tokenized by the model's own tokenizer"))
         self.edit.setClearButtonEnabled(True)
@@ -74,6 +76,9 @@ class ModelSourceControl(QWidget):
         self._model_widgets = (self.info, self.edit, self.layer_label, self.layer_slider, self.padding)
         self._build_layout()
         self.combo.activated.connect(self._on_combo)
+        self.open_button.clicked.connect(self.ask_folder)
+        self.cancel_button.clicked.connect(state.cancel_load)
+        state.progress_changed.connect(self._on_progress)
         self.edit.textEdited.connect(lambda _t: self._pause.start())
         self.edit.editingFinished.connect(self.apply_text)
         self.layer_slider.valueChanged.connect(state.set_layer)
@@ -84,26 +89,34 @@ class ModelSourceControl(QWidget):
         state.text_changed.connect(self._on_text)
         state.busy_changed.connect(self._on_busy)
         state.trained_changed.connect(lambda _spec: (self._label_items(), self.sync()))
+        sources_changed.connect(self._on_sources)
+        self.destroyed.connect(lambda _=None, slot=self._on_sources: sources_changed.disconnect(slot))
         self.sync()
         self._on_busy(state.busy)
 
     def _label_items(self) -> None:
-        """The combo's texts and tooltips in the UI language."""
-        self.combo.setItemText(0, translate("learned.source", RANDOM_LABEL))
-        for index, spec in enumerate(MODELS.values(), start=1):
-            problem = install_problem(spec)
-            if problem is None:
-                self.combo.setItemText(index, f"{spec.name} ({kind_name(spec.kind)})")
-                tip = translate("models", spec.description)
-            else:  # why, and the command that fixes it (the registry's message, in the UI language)
-                self.combo.setItemText(index, translate("learned.source", "{name} (not installed)").format(name=spec.name))
-                tip = error_text(problem)
-            self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
-        index, spec = self.combo.count() - 1, trained_spec()
-        self.combo.setItemText(index, translate("learned.source", "trained (this session)"))
-        self.combo.model().item(index).setEnabled(spec is not None)
-        self.combo.setItemData(index, translate("learned.source", "train or load a model in the Train tab first")
-                               if spec is None else spec.description, Qt.ItemDataRole.ToolTipRole)
+        """One item per model source (app.sources.listed), its label and tooltip in the UI
+        language; a source that cannot be used here (not installed, not trained yet) is listed
+        disabled, the reason and its fix as the tooltip."""
+        sources = listed()
+        with QSignalBlocker(self.combo):
+            while self.combo.count() > len(sources):
+                self.combo.removeItem(self.combo.count() - 1)
+            for index, source in enumerate(sources):
+                if index == self.combo.count():
+                    self.combo.addItem(source.label(), source.name)
+                self.combo.setItemText(index, source.label())
+                self.combo.setItemData(index, source.name)
+                problem = source.problem()
+                self.combo.model().item(index).setEnabled(problem is None)
+                # not installed: the reason and its fix; not trained yet: where to train one
+                tip = error_text(problem) if problem is not None and source.spec() is not None \
+                    else source.description()
+                self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+
+    def _on_sources(self) -> None:
+        self._label_items()
+        self.sync()
 
     def _label_padding(self) -> None:
         self.padding.setPrefix(translate("learned.source", "padding: + "))
@@ -115,7 +128,9 @@ class ModelSourceControl(QWidget):
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
+            self.edit.setPlaceholderText(translate("learned.source", "free text, tokenized by the model's own tokenizer"))
             self._label_padding()
+            self._label_buttons()
             self._label_items()
             self.sync()
 
@@ -123,10 +138,12 @@ class ModelSourceControl(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.combo)
+        layout.addWidget(self.open_button)
         layout.addWidget(self.info)
         busy = QHBoxLayout()
         busy.addWidget(self.busy_label)
         busy.addWidget(self.busy_bar, 1)
+        busy.addWidget(self.cancel_button)
         layout.addLayout(busy)
         layout.addWidget(self.edit)
         layout.addWidget(self.layer_label)
@@ -138,13 +155,17 @@ class ModelSourceControl(QWidget):
         state = self._state
         with QSignalBlocker(self.combo):
             self.combo.setCurrentIndex(max(0, self.combo.findData(state.source)))
-        spec = spec_of(state.source)
+        source = state.model
+        spec = source.spec()
         for widget in self._model_widgets:
             widget.setVisible(spec is not None)
         if spec is None:
             return
-        self.info.setText(spec_text(spec))
-        self.info.setToolTip(spec.description if state.source == TRAINED else translate("models", spec.description))
+        # sizes, then what the model is (family, dtype, size on disk): plain text, a folder's
+        # name and config come from a file
+        self.info.setTextFormat(Qt.TextFormat.PlainText)
+        self.info.setText(f"{spec_text(spec)}\n{source.description()}".strip())
+        self.info.setToolTip("")
         with QSignalBlocker(self.layer_slider):
             self.layer_slider.setRange(0, spec.layers - 1)
             self.layer_slider.setValue(state.layer)
@@ -164,7 +185,29 @@ class ModelSourceControl(QWidget):
         if text != self.edit.text() and not self._pause.isActive():
             self.edit.setText(text)
 
+    def _label_buttons(self) -> None:
+        self.open_button.setText(translate("learned.source", "Open model folder…"))
+        self.open_button.setToolTip(translate("learned.source", "A Hugging Face model folder (saved with "
+                                              "save_pretrained), opened offline"))
+        self.cancel_button.setText(translate("learned.source", "Cancel"))
+        self.cancel_button.setToolTip(translate("learned.source", "Stop loading and go back to the model shown before"))
+
+    def ask_folder(self) -> None:
+        """Open model folder…: the folder chosen in a dialog, opened off the GUI thread."""
+        folder = QFileDialog.getExistingDirectory(self, translate("learned.source", "Open model folder"))
+        if folder:
+            self._state.open_folder(folder)
+
     def _on_busy(self, text: str) -> None:
         self.busy_label.setText(text)
         self.busy_label.setVisible(bool(text))
         self.busy_bar.setVisible(bool(text))
+        self.cancel_button.setVisible(bool(text))
+
+    def _on_progress(self, fraction) -> None:
+        """A load's progress: the bar fills as the weights are read (no known end otherwise)."""
+        if fraction is None:
+            self.busy_bar.setRange(0, 0)
+        else:
+            self.busy_bar.setRange(0, 1000)
+            self.busy_bar.setValue(int(fraction * 1000))

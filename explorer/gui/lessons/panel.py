@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QSizePolicy, QVBoxLayout, QWidget)
 
-from ...app.lesson_session import LessonSession
+from ...app.lessons.lesson_session import LessonSession
 from ...app.lessons import Lesson
 from ..plotting.fonts import set_text_colour, ui_font
 from ..plotting.i18n import current_language, translate

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 
 from ...core.positional import frequencies
 from ..plotting.axes import set_count_ticks, set_legend_size, style_axes
@@ -89,6 +89,17 @@ class PECurvesView(pg.GraphicsLayoutWidget):
         self.end_line.setVisible(p > n_tokens)
         self.plot.setXRange(0, max(1, p - 1), padding=0.02)
         set_count_ticks(self.plot.getAxis("bottom"), p)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.plot.setTitle(translate("pe.curves", "PE columns across positions"), color="k")
+            self.plot.setLabel("bottom", translate("pe.curves", "position"))
+            self.plot.setLabel("left", translate("pe.curves", "PE value"))
+            dims = {id(curve): dim for dim, curve in self.curves.items()}
+            for sample, label in self.legend.items:
+                if id(sample.item) in dims:
+                    label.setText(dim_label(dims[id(sample.item)]))
 
     def set_presentation(self, on: bool) -> None:
         self._width = 4 if on else 2

@@ -56,8 +56,23 @@ class PEInputsView(QWidget):
         layout.addWidget(self.graphics, 1)
         layout.addWidget(self.note)
 
+    _result = None
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.x_plot.setLabel("left", translate("pe.inputs", "token"))
+            for plot in (self.x_plot, self.pe_plot, self.sum_plot):
+                plot.setLabel("bottom", translate("pe.inputs", "dimension"))
+            if self._result is not None:
+                self.set_result(self._result)  # the titles and the note
+            else:
+                set_title(self.pe_plot, translate("pe.inputs", "PE"))
+                set_title(self.sum_plot, translate("pe.inputs", "X + PE"))
+
     def set_result(self, result: AttentionResult) -> None:
         """Draw result.x, result.pe (or the unused table, greyed) and result.x_in."""
+        self._result = result
         n, d = result.x.shape
         added = result.pe is not None
         pe = result.pe if added else sinusoidal_table(n, d)  # (n, d)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
 from ...core import MAX_TOKENS, AttentionResult, ConfigError, similarity, sinusoidal_table
@@ -62,6 +62,13 @@ def read_dims(text: str, d_model: int) -> tuple[list[int], str | None]:
 
 class PEPanel(QWidget):
     """set_result(result) redraws; the position count and chosen dims are the user's."""
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("pe_positions",)
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"pe_positions": self.positions_spin}
 
     shown_changed = Signal(int, object)  # positions shown, dims drawn as curves (list[int])
 
@@ -132,6 +139,28 @@ class PEPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(grid, 1)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text from its source (a language switch); the titles built from the table too."""
+        self.positions_spin.setToolTip(translate("pe.panel", "How many positions of the table to show (rows)"))
+        self.dims_edit.setToolTip(translate("pe.panel", "Columns drawn as curves, e.g. 0, 1, 2, 3, 6"))
+        self._control_widgets[0].setText(translate("pe.panel", "positions shown:"))
+        self._control_widgets[2].setText(translate("pe.panel", "   curves for dims:"))
+        if read_dims(self.dims_edit.text(), self._d_model)[1] is None:  # (a problem stays as said)
+            self.hint.setText(translate("pe.panel", HINT))
+        for widget, bottom, left in ((self.table_widget, translate("pe.panel", "dimension"),
+                                      translate("pe.panel", "position")),
+                                     (self.similarity_widget, translate("pe.panel", "position j"),
+                                      translate("pe.panel", "position i"))):
+            widget.getPlotItem().setLabel("bottom", bottom)
+            widget.getPlotItem().setLabel("left", left)
+        self._table_key = None  # the titles name the table's size: drawn again (no recompute)
+        self._redraw_table()
 
     # ----- public API ---------------------------------------------------------------------
     def set_result(self, result: AttentionResult) -> None:

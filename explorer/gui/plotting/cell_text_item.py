@@ -191,6 +191,10 @@ _ATLASES: "OrderedDict[tuple, tuple[list[list[QPixmap]], np.ndarray]]" = Ordered
 # Bounded by bytes, not count: an atlas is ~50 KB at 7 px and several MB at presentation size in
 # a 2x copy. 16 MB holds the sizes on screen in both modes and the latest export's.
 MAX_ATLAS_BYTES = 16 * 2**20
+# What a label pixmap costs beyond its pixels: Qt keeps the raster paint engine it was drawn with
+# (measured 3.4 KB). Small atlases are mostly this: counted as pixels only, 6 atlases of 1 MB
+# held 5 MB, and the cache kept hundreds of small ones (issue 21's soak: it grew all run).
+PIXMAP_OVERHEAD = 4096
 
 
 def shared_atlas(font: QFont, px: int, dpr: float) -> tuple[list[list[QPixmap]], np.ndarray]:
@@ -227,4 +231,4 @@ def shared_atlas(font: QFont, px: int, dpr: float) -> tuple[list[list[QPixmap]],
 
 
 def _atlas_bytes(entry) -> int:
-    return sum(p.width() * p.height() * 4 for row in entry[0] for p in row)
+    return sum(p.width() * p.height() * 4 + PIXMAP_OVERHEAD for row in entry[0] for p in row)

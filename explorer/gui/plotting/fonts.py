@@ -1,10 +1,24 @@
-"""The bundled fonts: Noto Sans for digits and Latin text, NanumGothic for Hangul.
+"""The bundled fonts: Explorer Sans (Noto Sans and the Indic scripts) first, NanumGothic for Hangul.
 
 No system font on a student's machine is guaranteed to have Hangul glyphs, so the app ships
 NanumGothic (regular + bold, OFL) in ``resources/fonts`` and registers it with Qt at start-up.
-NanumGothic's full stop sits low and wide (0.57 reads "0,57" from the back of a room), so Noto
-Sans (OFL) comes first in every family list: Qt draws digits and Latin text with it and falls
-back to NanumGothic, glyph by glyph, for Hangul.
+NanumGothic's full stop sits low and wide (0.57 reads "0,57" from the back of a room), so a Noto
+Sans comes first in every family list: Qt draws digits and Latin text with it and falls back to
+NanumGothic, glyph by glyph, for Hangul.
+
+That first family is "Explorer Sans": Noto Sans (OFL) with the scripts Qt will only draw from a
+font whose OpenType tables name them (Syriac, Devanagari, Bengali, Gurmukhi, Gujarati, Oriya,
+Tamil, Telugu, Kannada, Malayalam, Sinhala, Khmer) merged in from the Noto Sans <Script> fonts,
+each subset to its Unicode blocks with its layout features kept (resources/fonts/OFL-NotoSans.txt
+says how it is built). Qt checks the *first* family of a font for those tables, then every other
+family in turn, and warns "OpenType support missing for <family>, script N" for each that lacks
+them, even when a later family has the glyphs: e5-small's multilingual tokens on an axis gave
+153–276 such warnings a soak. With the scripts in the first family, Qt shapes them there and
+never asks another. Its name is not "Noto Sans": a system Noto Sans (Debian's and Ubuntu's
+fonts-noto-core) would be chosen in its place, and that one has no Indic scripts. Scripts it
+does not have (Thai, Arabic, Ethiopic, Myanmar, CJK ideographs beyond NanumGothic's, ...) need
+no OpenType check: Qt takes them, glyph by glyph, from whatever system font has them, or draws
+its missing-glyph box.
 A missing or unreadable font file is logged and the default family is used instead: never a crash.
 """
 
@@ -18,8 +32,8 @@ from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontInfo, QGuiApplicati
 log = logging.getLogger(__name__)
 
 BUNDLED_FAMILY = "NanumGothic"  # Hangul
-LATIN_FAMILY = "Noto Sans"      # digits and Latin text, in front of the Hangul family
-FONT_FILES = ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NanumGothic.ttf", "NanumGothicBold.ttf")
+LATIN_FAMILY = "Explorer Sans"  # digits, Latin text and the Indic scripts, in front of the Hangul family
+FONT_FILES = ("ExplorerSans-Regular.ttf", "ExplorerSans-Bold.ttf", "NanumGothic.ttf", "NanumGothicBold.ttf")
 
 _family: str | None = None  # set by the first load_bundled_fonts() call
 _families: list[str] = []   # the bundled families in drawing order (Latin first)
@@ -67,7 +81,7 @@ def _register(folder: Path | None) -> list[str]:
     for name in FONT_FILES:
         path = folder / name if folder is not None else None
         if path is None or not path.is_file():
-            log.warning("bundled font %s not found; Hangul may render as boxes", name)
+            log.warning("bundled font %s not found; Hangul or Indic text may render as boxes", name)
             continue
         font_id = QFontDatabase.addApplicationFont(str(path))
         if font_id < 0:
@@ -110,8 +124,8 @@ def load_bundled_fonts() -> str:
 
 
 def bundled_families() -> list[str]:
-    """The families every text is drawn with, in order: Noto Sans (digits, Latin), NanumGothic
-    (Hangul); the default family alone when the files are missing."""
+    """The families every text is drawn with, in order: Explorer Sans (digits, Latin, Indic),
+    NanumGothic (Hangul); the default family alone when the files are missing."""
     hangul = load_bundled_fonts()
     return list(_families) or [hangul]
 

@@ -6,16 +6,21 @@ hidden tab just remembers that it is out of date), and always in its `TopicRunne
 `draw(data)` runs on the GUI thread with the newest data. `drawn` is emitted after each draw.
 A view's own controls are bound to `self.topics`, the app state's ``TopicSettings`` (a private
 one when the view has no state), see `bindings.py`.
+
+When the UI language changes (Qt's LanguageChange) the view sets its texts again from their
+sources: the labels made with `tr_label`/`tr_text`, what `retranslate()` sets, and the texts
+drawn from data, by drawing the last data again (no recompute, no state event).
 """
 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ...app.topic_settings import TopicSettings
+from ...app.course.topic_settings import TopicSettings
 from ..plotting.fonts import load_bundled_fonts, set_bold, set_text_colour, ui_font
+from ..plotting.i18n import translate
 from .runner import TopicRunner
 from .texts import TEXTS, note
 from .widgets import ExplanationBox, text_pt
@@ -37,6 +42,8 @@ class TopicView(QWidget):
         self.state = state
         self.topics = state.topics if state is not None else TopicSettings()
         self.result = None
+        self._data = None  # the last data drawn (drawn again when the language changes)
+        self._texts: list[tuple] = []  # (setter, context, source) set again then
         self._dirty = False
         self._presentation = False
         self.runner = TopicRunner()
@@ -47,6 +54,7 @@ class TopicView(QWidget):
         self.controls = QHBoxLayout()
         self.controls.setContentsMargins(8, 2, 8, 2)
         self.message = QLabel("")
+        self._message = ""
         self._message_error = False
         self.message.setWordWrap(True)
         self.message.setContentsMargins(8, 0, 8, 0)
@@ -90,6 +98,39 @@ class TopicView(QWidget):
     def restyle(self, on: bool) -> None:
         """Apply presentation mode to the plots."""
 
+    def retranslate(self) -> None:
+        """Set the texts that are neither `tr_text`s nor drawn from data (combo items ...)."""
+
+    # -- texts ---------------------------------------------------------------------------------
+    def tr_text(self, setter, context: str, source: str) -> None:
+        """``setter(translate(context, source))`` now and whenever the language changes."""
+        self._texts.append((setter, context, source))
+        setter(translate(context, source))
+
+    def tr_label(self, context: str, source: str) -> QLabel:
+        """A label showing `source` in the UI language (set again when the language changes)."""
+        label = QLabel()
+        self.tr_text(label.setText, context, source)
+        return label
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._on_language_change()
+
+    def _on_language_change(self) -> None:
+        for setter, context, source in self._texts:
+            setter(translate(context, source))
+        self.retranslate()
+        self.restyle(self._presentation)  # plot titles and axis labels
+        failure = self._message if hasattr(self._message, "again") else None
+        if self._data is not None:
+            self.draw(self._data)  # the texts drawn from data, in the new language
+        if failure is not None:  # a failed job's message (FailureText), in the new language
+            self.show_message(failure.again(), error=True)
+        if self.busy.isVisible():
+            self._on_busy(True)
+
     # -- shared behaviour ----------------------------------------------------------------------
     def set_result(self, result) -> None:
         self.result = result
@@ -127,6 +168,7 @@ class TopicView(QWidget):
         return self._presentation
 
     def show_message(self, text: str, error: bool = False) -> None:
+        self._message = text
         self.message.setText(text)
         self._message_error = error
         set_text_colour(self.message, ERROR_COLOUR if error else NOTE_COLOUR)
@@ -144,6 +186,7 @@ class TopicView(QWidget):
 
     def _on_computed(self, data) -> None:
         self.show_message("")
+        self._data = data
         self.draw(data)
         self.drawn.emit()
 

@@ -8,32 +8,42 @@ is ticked. One rectangular heatmap per head
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
+from PySide6.QtWidgets import QCheckBox, QLineEdit
 
-from ...app.topics import PAD, cross_job
+from ...app.course.topics import PAD, cross_job
 from ...core.topics import CrossResult
 from ..plotting.colormaps import DEFAULT_COLORMAP
 from .base import TopicView
 from .bindings import bind_check, bind_line_edit
 from .widgets import MatrixPlot, mask_colormap
-from ..plotting.i18n import translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 MAX_HEADS = 8
 
 
 class CrossView(TopicView):
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("cross_sentence",)
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"cross_sentence": self.encoder_edit}
     key = "cross"
 
     def build(self) -> None:
         self.encoder_edit = QLineEdit()
-        self.encoder_edit.setPlaceholderText(translate("topics.cross_view", "encoder sentence"))
+        self.tr_text(self.encoder_edit.setPlaceholderText, "topics.cross_view",
+                     QT_TRANSLATE_NOOP("topics.cross_view", "encoder sentence"))
         self.encoder_edit.setMinimumWidth(360)
-        self.pad_box = QCheckBox(translate("topics.cross_view", "%1 = padding").replace("%1", PAD))
+        self.pad_box = QCheckBox()
+        self.tr_text(lambda text: self.pad_box.setText(text.replace("%1", PAD)), "topics.cross_view",
+                     QT_TRANSLATE_NOOP("topics.cross_view", "%1 = padding"))
         bind_line_edit(self.encoder_edit, self.topics, "cross_text")
         bind_check(self.pad_box, self.topics, "cross_pad_is_padding")
         self.topics.cross_text_changed.connect(lambda _t: self.invalidate())
         self.topics.cross_pad_is_padding_changed.connect(lambda _on: self.invalidate())
-        for w in (QLabel(translate("topics.cross_view", "encoder:")), self.encoder_edit, self.pad_box):
+        for w in (self.tr_label("topics.cross_view", "encoder:"), self.encoder_edit, self.pad_box):
             self.controls.addWidget(w)
         self.mask_plot = MatrixPlot()
         self.head_plots: list[MatrixPlot] = []

@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
-from ...app.topics import encoder_job
+from ...app.course.topics import encoder_job
 from ...core.topics import EncoderResult
 from ...core.topics.encoder import MAX_D_FF
 from ..plotting.fonts import ui_font
@@ -21,7 +21,7 @@ from .base import TopicView
 from .bindings import bind_combo
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style,
                       plot_pt, set_plot_title)
-from ..plotting.i18n import translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 BAR_COLOUR = "#1f5fbf"
 GROUP_SPACING_PX = 16
@@ -29,6 +29,13 @@ NORM_COLOURS = "viridis"
 
 
 class EncoderView(TopicView):
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("encoder_norm", "encoder_activation")
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"encoder_norm": self.norm_combo, "encoder_activation": self.act_combo}
     key = "encoder"
 
     def build(self) -> None:
@@ -38,7 +45,9 @@ class EncoderView(TopicView):
         self.act_combo = QComboBox()
         self.act_combo.addItem(translate("topics.encoder_view", "GELU"), "gelu")
         self.act_combo.addItem(translate("topics.encoder_view", "ReLU"), "relu")
-        self.auto_ff = QCheckBox(translate("topics.encoder_view", "d_ff = 4·d_model"))
+        self.auto_ff = QCheckBox()
+        self.tr_text(self.auto_ff.setText, "topics.encoder_view",
+                     QT_TRANSLATE_NOOP("topics.encoder_view", "d_ff = 4·d_model"))
         self.auto_ff.setChecked(True)
         self.ff_spin = QSpinBox()
         self.ff_spin.setRange(0, MAX_D_FF)
@@ -53,8 +62,8 @@ class EncoderView(TopicView):
         self._show_d_ff(self.topics.encoder_d_ff)
         for name in ("encoder_norm_first", "encoder_activation", "encoder_d_ff"):
             getattr(self.topics, name + "_changed").connect(lambda _v: self.invalidate())
-        groups = ((QLabel(translate("topics.encoder_view", "LayerNorm:")), self.norm_combo),
-                  (QLabel(translate("topics.encoder_view", "FFN:")), self.act_combo),
+        groups = ((self.tr_label("topics.encoder_view", "LayerNorm:"), self.norm_combo),
+                  (self.tr_label("topics.encoder_view", "FFN:"), self.act_combo),
                   (self.auto_ff, self._ff_label(), self.ff_spin))
         for i, group in enumerate(groups):
             if i:
@@ -65,11 +74,16 @@ class EncoderView(TopicView):
         self.block: EncoderResult | None = None
         self.restyle(False)
 
-    @staticmethod
-    def _ff_label() -> QLabel:
-        label = QLabel(translate("topics.encoder_view", "d_ff"))
+    def _ff_label(self) -> QLabel:
+        label = self.tr_label("topics.encoder_view", "d_ff")
         label.setContentsMargins(GROUP_SPACING_PX // 2, 0, 0, 0)  # apart from the check box's text
         return label
+
+    def retranslate(self) -> None:
+        for combo, texts in ((self.norm_combo, ("Post-LN (2017)", "Pre-LN (GPT-2)")),
+                             (self.act_combo, ("GELU", "ReLU"))):
+            for i, text in enumerate(texts):
+                combo.setItemText(i, translate("topics.encoder_view", text))
 
     def _build_plots(self) -> None:
         """Top: the per-token norms (stages x tokens, the stage names on its left) and beside it

@@ -7,20 +7,28 @@ message line says, per such row, why it is empty and what the app does (weights 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtWidgets import QLabel, QSpinBox
+from PySide6.QtWidgets import QSpinBox
 
-from ...app.topics import masks_job
+from ...app.course.topics import masks_job
+from ...core.topics.masking import empty_row_reason
 from ..plotting.colormaps import DEFAULT_COLORMAP
 from .base import TopicView
 from .bindings import bind_spin
-from .texts import NOTES, note
+from .texts import note
 from .widgets import MatrixPlot, mask_colormap
-from ..plotting.i18n import bilingual, translate
+from ..plotting.i18n import translate
 
 MAX_EXPLAINED_ROWS = 4
 
 
 class MasksView(TopicView):
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("masks_head",)
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"masks_head": self.head_spin}
     key = "masks"
 
     def build(self) -> None:
@@ -28,7 +36,7 @@ class MasksView(TopicView):
         self.head_spin.setRange(0, 0)
         bind_spin(self.head_spin, self.topics, "masks_head")
         self.topics.masks_head_changed.connect(self._draw_weights)
-        for w in (QLabel(translate("topics.masks_view", "weights of head")), self.head_spin):
+        for w in (self.tr_label("topics.masks_view", "weights of head"), self.head_spin):
             self.controls.addWidget(w)
         self.plots = {name: MatrixPlot() for name in ("padding", "causal", "combined", "weights")}
         for i, plot in enumerate(self.plots.values()):
@@ -78,9 +86,10 @@ class MasksView(TopicView):
         rows = np.flatnonzero(layers.empty_rows)
         if not rows.size:
             return note("no_empty_row")
-        korean = NOTES["empty_row"][1]
-        lines = [bilingual(layers.reasons[int(r)], korean.format(row=int(r), token=layers.tokens[r]))
-                 for r in rows[:MAX_EXPLAINED_ROWS]]
+        lines = []
+        for row in rows[:MAX_EXPLAINED_ROWS]:
+            template, fields = empty_row_reason(int(row), self.shown.config)
+            lines.append(translate("topics.masking", template).format(**fields))
         if rows.size > MAX_EXPLAINED_ROWS:
             lines.append(translate("topics.masks_view", "… and {count} more rows like these").format(
                 count=rows.size - MAX_EXPLAINED_ROWS))

@@ -18,7 +18,7 @@ from ...core import PRESETS, AttentionConfig
 from ...core.config import COURSE_SENTENCE
 from .runner import shutdown_topic_pool
 from .texts import TEXTS
-from ..plotting.i18n import translate
+from ..plotting.i18n import on_language_change, translate
 
 PAD = "<pad>"
 # A leading <pad> with the causal mask leaves query 0 with no open key: the case to explain.
@@ -60,12 +60,22 @@ class TopicsController(QObject):
 
     def install(self, menu) -> None:
         for topic in TOPICS:
-            text = TEXTS[topic.key]
-            action = menu.addAction(text.menu_title)
+            action = menu.addAction("")
             action.setObjectName(f"topic_{topic.key}")
-            action.setStatusTip(text.summary)
             action.triggered.connect(self._opener(topic))
             self.actions[topic.key] = action
+        self.retranslate()
+        on_language_change(menu, self.retranslate)
+
+    def retranslate(self) -> None:
+        """The actions' and the views' tabs' texts in the UI language."""
+        for key, action in self.actions.items():
+            action.setText(TEXTS[key].menu_title)
+            action.setStatusTip(TEXTS[key].summary)
+        tabs = self.window.tabs
+        for key, view in self.views.items():
+            if tabs.indexOf(view) >= 0:
+                tabs.setTabText(tabs.indexOf(view), translate("topics", TEXTS[key].tab))
 
     def _opener(self, topic: Topic) -> Callable:
         return lambda _checked=False: self.show_topic(topic.key)

@@ -13,14 +13,14 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QScrollArea, QWidget
 
-from ...app.topics import PruningData, pruning_head_mask, pruning_job
+from ...app.course.topics import PruningData, pruning_head_mask, pruning_job
 from ..plotting.fonts import css_pt, ui_font
 from ..plotting.colormaps import symmetric_levels
 from .base import TopicView
 from .texts import note
 from .widgets import (DIVERGING, FOREGROUND, MatrixPlot, checkbox_style, plot_pt,
                       set_plot_title, text_pt)
-from ..plotting.i18n import translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 KEPT_COLOUR, PRUNED_COLOUR = "#1f5fbf", "#c8c8c8"
 BOXES_PER_ROW = 16
@@ -28,6 +28,13 @@ MAX_LABELLED_HEADS = 32  # beyond this the bar charts get automatic ticks
 
 
 class PruningView(TopicView):
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("pruning_heads",)
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"pruning_heads": self.box_panel}
     key = "pruning"
 
     def build(self) -> None:
@@ -42,11 +49,12 @@ class PruningView(TopicView):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.all_on = QPushButton(translate("topics.pruning_view", "all on"))
+        self.all_on = QPushButton()
+        self.tr_text(self.all_on.setText, "topics.pruning_view", QT_TRANSLATE_NOOP("topics.pruning_view", "all on"))
         self.all_on.clicked.connect(lambda: self.set_head_mask(np.ones(len(self.boxes), bool)))
         self.topics.pruning_mask_changed.connect(self._on_mask)
         self.delta_label = QLabel("")
-        for w in (QLabel(translate("topics.pruning_view", "heads:")), scroll, self.all_on):
+        for w in (self.tr_label("topics.pruning_view", "heads:"), scroll, self.all_on):
             self.controls.addWidget(w)
         self.controls.setStretchFactor(scroll, 1)
         ci = self.graphics.ci

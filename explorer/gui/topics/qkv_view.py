@@ -25,10 +25,17 @@ def _shape(a) -> str:
 
 
 class QKVView(TopicView):
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("qkv_head",)
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"qkv_head": self.head_spin}
     key = "qkv"
 
     def build(self) -> None:
-        self.head_label = QLabel(translate("topics.qkv_view", "head"))
+        self.head_label = self.tr_label("topics.qkv_view", "head")
         self.head_spin = QSpinBox()
         self.head_spin.setRange(0, 0)
         bind_spin(self.head_spin, self.topics, "qkv_head")

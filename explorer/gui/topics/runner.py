@@ -41,11 +41,29 @@ def shutdown_topic_pool(ms: int = 0) -> bool:
     return closing.close(ms / 1000)
 
 
-def _describe(exc: BaseException) -> str:
+class FailureText(str):
+    """A failed job's message, in the UI language when it failed; ``again()`` says it in the
+    language now (the view shows it again after a language switch)."""
+
+    def __new__(cls, exc: BaseException):
+        text = super().__new__(cls, _text(exc))
+        text.exc = exc
+        return text
+
+    def again(self) -> str:
+        return _text(self.exc)
+
+
+def _text(exc: BaseException) -> str:
     if isinstance(exc, ConfigError):
         return error_text(exc)  # in the UI language
-    traceback.print_exc()  # a topic failure must never kill the app, but should not go unseen
     return f"{exc.__class__.__name__}: {exc}"
+
+
+def _describe(exc: BaseException) -> str:
+    if not isinstance(exc, ConfigError):
+        traceback.print_exc()  # a topic failure must never kill the app, but should not go unseen
+    return FailureText(exc)
 
 
 class TopicRunner:

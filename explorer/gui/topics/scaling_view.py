@@ -15,16 +15,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from ...app.topics import (SWEEP_SEEDS, ScalingData, compute_scaling,  # noqa: F401 (tests)
+from ...app.course.topics import (SWEEP_SEEDS, ScalingData, compute_scaling,  # noqa: F401 (tests)
                            scaling_job)
 from ...core.topics.scaling import ScoreStats
 from ..plotting.axes import fraction_ticks
 from ..plotting.fonts import css_pt, ui_font
 from .base import TopicView
 from .bindings import bind_combo
-from .texts import NOTES
+from .texts import note
 from .widgets import FOREGROUND, plot_pt, set_plot_title, text_pt
-from ..plotting.i18n import QT_TRANSLATE_NOOP, bilingual, translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 
 SCALED_PEN = ("#1f5fbf", Qt.PenStyle.SolidLine)
 UNSCALED_PEN = ("#d0541c", Qt.PenStyle.DashLine)
@@ -39,6 +39,13 @@ COMBO_MIN_WIDTH = 120  # px; the init combo's text alone is ~500 px at 10 pt, ~7
 
 
 class ScalingView(TopicView):
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("scaling_init", "scaling_measure")
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"scaling_init": self.init, "scaling_measure": self.measure}
     key = "scaling"
 
     def build(self) -> None:
@@ -55,21 +62,20 @@ class ScalingView(TopicView):
             self.measure.addItem(translate("topics.scaling_view", label), key)
         self.init = QComboBox()
         for key in ("unit", "course"):
-            en, ko = NOTES[f"sweep_{key}"]
-            self.init.addItem(bilingual(en, ko), key)
+            self.init.addItem(note(f"sweep_{key}"), key)
         bind_combo(self.measure, self.topics, "scaling_measure")
         bind_combo(self.init, self.topics, "scaling_init")
         self.topics.scaling_measure_changed.connect(lambda _m: self.restyle(self.presentation))
         self.topics.scaling_init_changed.connect(lambda _i: self.invalidate())
         for combo in (self.measure, self.init):
             combo.setMinimumWidth(COMBO_MIN_WIDTH)  # shrink (eliding) rather than widen the window
-        for w in (QLabel(translate("topics.scaling_view", "sweep:")), self.measure):
+        for w in (self.tr_label("topics.scaling_view", "sweep:"), self.measure):
             self.controls.addWidget(w)
-        # The init combo on a row of its own: beside the measure its bilingual text (~780 px at
+        # The init combo on a row of its own: beside the measure its text (~780 px at
         # 16 pt) was cut to a few characters on a 1024 px projector.
         init_row = QHBoxLayout()
         init_row.setContentsMargins(8, 0, 8, 2)
-        init_row.addWidget(QLabel(translate("topics.scaling_view", "init:")))
+        init_row.addWidget(self.tr_label("topics.scaling_view", "init:"))
         init_row.addWidget(self.init)
         init_row.addStretch(1)
         self.layout().insertLayout(self.layout().indexOf(self.controls) + 1, init_row)
@@ -133,6 +139,16 @@ class ScalingView(TopicView):
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.getViewBox().setMouseEnabled(False, False)
+
+    def retranslate(self) -> None:
+        for i, label in enumerate(MEASURES.values()):
+            self.measure.setItemText(i, translate("topics.scaling_view", label))
+        for i in range(self.init.count()):
+            self.init.setItemText(i, note(f"sweep_{self.init.itemData(i)}"))
+        self.table.setHorizontalHeaderLabels([translate("topics.scaling_view", c) for c in TABLE_COLUMNS])
+        for (_sample, label), text in zip(self.sweep_legend.items, ("÷√d_head (scaled)", "no scaling")):
+            label.setText(translate("topics.scaling_view", text))
+        self.uniform_text.setText(translate("topics.scaling_view", "uniform"))
 
     def request(self) -> tuple:
         return scaling_job(self.result, self.topics)

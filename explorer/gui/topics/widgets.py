@@ -22,7 +22,6 @@ from ..plotting.colormaps import resolve_colormap
 from ..plotting.fonts import css_pt, set_text_colour, ui_font
 from ..plotting.heatmap_item import cosmetic_pen
 from ..plotting.matrix import MatrixHeatmap, matrix_image
-from ..plotting.i18n import current_language
 from .texts import TopicText
 
 FOREGROUND = "#222222"
@@ -98,7 +97,7 @@ class _ParagraphScroll(QScrollArea):
 
 
 class ExplanationBox(QFrame):
-    """The topic's title and its explanation in Korean and English; can be folded away."""
+    """The topic's title and its explanation in the UI language; can be folded away."""
 
     def __init__(self, text: TopicText, parent: QWidget | None = None):
         super().__init__(parent)
@@ -112,30 +111,29 @@ class ExplanationBox(QFrame):
         self.toggle.setChecked(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setArrowType(Qt.ArrowType.DownArrow)
-        self.toggle.setText(text.menu_title)
         self.toggle.setAutoRaise(True)
-        self.ko = self._body(text.body_ko)
-        self.en = self._body(text.body_en)
-        self.body = _ParagraphScroll(self.ko, self.en)
+        self.paragraph = QLabel()
+        self.paragraph.setWordWrap(True)
+        self.paragraph.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body = _ParagraphScroll(self.paragraph)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 6)
         layout.setSpacing(4)
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
         self.toggle.toggled.connect(self._fold)
+        self.retranslate()
         self.set_presentation(False)
 
-    @staticmethod
-    def _body(text: str) -> QLabel:
-        label = QLabel(text)
-        label.setWordWrap(True)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        return label
+    def retranslate(self) -> None:
+        self.toggle.setText(self.topic.menu_title)
+        self.paragraph.setText(self.topic.body)
+        self.body.updateGeometry()
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
-            self.set_presentation(self._presentation)
+            self.retranslate()
 
     def _fold(self, shown: bool) -> None:
         self.body.setVisible(shown)
@@ -143,18 +141,13 @@ class ExplanationBox(QFrame):
 
     def text(self) -> str:
         """Everything the box says (tests)."""
-        return "\n".join((self.toggle.text().replace("&&", "&"), self.ko.text(), self.en.text()))
+        return "\n".join((self.toggle.text().replace("&&", "&"), self.paragraph.text()))
 
     def set_presentation(self, on: bool) -> None:
-        """Also shows the explanation in the UI language only (Korean UI: Korean)."""
         self._presentation = on
         pt = text_pt(on)
         self.toggle.setFont(ui_font(pt + 1, bold=True))
-        korean = current_language() == "ko"
-        self.ko.setVisible(korean)
-        self.en.setVisible(not korean)
-        for label in (self.ko, self.en):
-            label.setFont(ui_font(pt))
+        self.paragraph.setFont(ui_font(pt))
         self.body.share = self.body.PRESENTING_SHARE if on else self.body.MAX_SHARE
         self.body.updateGeometry()
 

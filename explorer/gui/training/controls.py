@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGridLayo
 from ...core.config import SEED_MAX
 from ...core.training import TrainConfig
 from ...core.training.config import MAX_D_MODEL, MAX_HEADS, MAX_LAYERS, MAX_STEPS
-from ...core.training.texts import TASK_TITLES
-from ..plotting.i18n import bilingual, translate
+from ...core.training.texts import CONTEXT, TASK_TITLES
+from ..plotting.i18n import QT_TRANSLATE_NOOP, Texts, translate
 
 
 def _spin(low: int, high: int, value: int, step: int = 1) -> QSpinBox:
@@ -85,10 +85,13 @@ class TrainControls(QWidget):
     def __init__(self, defaults: TrainConfig = TrainConfig(), parent=None):
         super().__init__(parent)
         self._defaults = defaults
+        self.texts = texts = Texts(self)  # set again when the language changes
         self.task = QComboBox()
-        for key, (en, ko) in TASK_TITLES.items():
-            self.task.addItem(bilingual(en, ko), key)
-            self.task.setItemData(self.task.count() - 1, bilingual(en, ko), Qt.ItemDataRole.ToolTipRole)
+        for i, (key, title) in enumerate(TASK_TITLES.items()):
+            self.task.addItem("", key)
+            texts.set(lambda text, i=i: self.task.setItemText(i, text), CONTEXT, title)
+            texts.set(lambda text, i=i: self.task.setItemData(i, text, Qt.ItemDataRole.ToolTipRole),
+                      CONTEXT, title)
         self.task.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.task.setMinimumContentsLength(14)
         self.layers = _spin(1, MAX_LAYERS, defaults.n_layers)
@@ -99,22 +102,40 @@ class TrainControls(QWidget):
         self.steps = _spin(1, MAX_STEPS, defaults.steps, 50)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow(translate("training.controls", "Task"), self.task)
-        form.addRow(translate("training.controls", "Layers"), self.layers)
-        form.addRow(translate("training.controls", "Heads per layer"), self.heads)
-        form.addRow(translate("training.controls", "d_model"), self.d_model)
-        form.addRow(translate("training.controls", "Seed"), self.seed)
-        form.addRow(translate("training.controls", "Learning rate"), self.lr)
-        form.addRow(translate("training.controls", "Steps"), self.steps)
+        for label, field in ((QT_TRANSLATE_NOOP("training.controls", "Task"), self.task),
+                             (QT_TRANSLATE_NOOP("training.controls", "Layers"), self.layers),
+                             (QT_TRANSLATE_NOOP("training.controls", "Heads per layer"), self.heads),
+                             (QT_TRANSLATE_NOOP("training.controls", "d_model"), self.d_model),
+                             (QT_TRANSLATE_NOOP("training.controls", "Seed"), self.seed),
+                             (QT_TRANSLATE_NOOP("training.controls", "Learning rate"), self.lr),
+                             (QT_TRANSLATE_NOOP("training.controls", "Steps"), self.steps)):
+            name = QLabel()
+            texts.set(name.setText, "training.controls", label)
+            form.addRow(name, field)
         self.device_label = QLabel()
         self.device_label.setWordWrap(True)
-        self.start_button, self.pause_button = QPushButton(translate("training.controls", "Start")), QPushButton(translate("training.controls", "Pause"))
-        self.step_button, self.reset_button = QPushButton(translate("training.controls", "Step")), QPushButton(translate("training.controls", "Reset"))
-        self.step_button.setToolTip(translate("training.controls", "Train one log interval (10 steps) and pause"))
-        self.reset_button.setToolTip(translate("training.controls", "Forget the run; the settings can be changed again"))
-        self.save_button, self.load_button = QPushButton(translate("training.controls", "Save model…")), QPushButton(translate("training.controls", "Load model…"))
-        self.export_button = QPushButton(translate("training.controls", "Export snapshot…"))
-        self.animation_button = QPushButton(translate("training.controls", "Export animation…"))
+        self.start_button, self.pause_button = QPushButton(), QPushButton()
+        self.step_button, self.reset_button = QPushButton(), QPushButton()
+        self.save_button, self.load_button = QPushButton(), QPushButton()
+        self.export_button, self.animation_button = QPushButton(), QPushButton()
+        for setter, text in (
+                (self.start_button.setText, QT_TRANSLATE_NOOP("training.controls", "Start")),
+                (self.pause_button.setText, QT_TRANSLATE_NOOP("training.controls", "Pause")),
+                (self.step_button.setText, QT_TRANSLATE_NOOP("training.controls", "Step")),
+                (self.reset_button.setText, QT_TRANSLATE_NOOP("training.controls", "Reset")),
+                (self.save_button.setText, QT_TRANSLATE_NOOP("training.controls", "Save model…")),
+                (self.load_button.setText, QT_TRANSLATE_NOOP("training.controls", "Load model…")),
+                (self.export_button.setText, QT_TRANSLATE_NOOP("training.controls", "Export snapshot…")),
+                (self.animation_button.setText, QT_TRANSLATE_NOOP("training.controls", "Export animation…")),
+                (self.step_button.setToolTip, QT_TRANSLATE_NOOP("training.controls",
+                                                                "Train one log interval (10 steps) and pause")),
+                (self.reset_button.setToolTip, QT_TRANSLATE_NOOP(
+                    "training.controls", "Forget the run; the settings can be changed again"))):
+            texts.set(setter, "training.controls", text)
+        self._device = "cpu"
+        texts.set(self.device_label.setText, "training.controls", QT_TRANSLATE_NOOP(
+            "training.controls", "Device: {device} (the backend switch; used from the next fresh run)"),
+            lambda text: text.format(device=self._device))
         self.status = QLabel()
         self.status.setWordWrap(True)
         buttons = QGridLayout()
@@ -132,7 +153,6 @@ class TrainControls(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.status)
         self._settings = (self.task, self.layers, self.heads, self.d_model, self.seed, self.lr, self.steps)
-        self.set_device("cpu")
 
     def set_compact(self, on: bool) -> None:
         """Presentation mode: only the run buttons and the status line stay."""
@@ -164,6 +184,7 @@ class TrainControls(QWidget):
         self.steps.setValue(config.steps)
 
     def set_device(self, device: str) -> None:
+        self._device = device
         self.device_label.setText(translate("training.controls", "Device: {device} (the backend switch; "
                                             "used from the next fresh run)").format(device=device))
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 
 from ...core.training import ROLES, SWITCH_THRESHOLD, switch_steps
 from ..plotting.axes import fraction_ticks, set_legend_size, style_axes
 from ..plotting.fonts import css_pt
-from ..plotting.i18n import translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 from ..plotting.matrix import free_title_width
 
 # Okabe-Ito without the yellow (as the PE curves; views do not import each other)
@@ -34,6 +34,12 @@ def records_arrays(records) -> dict:
             "scores": np.stack([r.scores for r in records])}
 
 
+TITLES = (QT_TRANSLATE_NOOP("training.curves", "Loss"), QT_TRANSLATE_NOOP("training.curves", "Accuracy (held-out)"),
+          QT_TRANSLATE_NOOP("training.curves", "Previous-token score"),
+          QT_TRANSLATE_NOOP("training.curves", "Induction score"))
+LOSS_NAMES = {"train": QT_TRANSLATE_NOOP("training.curves", "train loss"),
+              "heldout": QT_TRANSLATE_NOOP("training.curves", "held-out loss")}
+DASHES = QT_TRANSLATE_NOOP("training.curves", "layer 1 (dashed)")
 UNIT_TICKS = fraction_ticks(1.0)  # 0.5, then 0 and 1, then the quarters where they fit
 
 
@@ -54,12 +60,12 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setBackground("w")
-        self.loss_plot = _plot(self, 0, 0, translate("training.curves", "Loss"))
-        self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", "Accuracy (held-out)"))
+        self.loss_plot = _plot(self, 0, 0, translate("training.curves", TITLES[0]))
+        self.accuracy_plot = _plot(self, 0, 1, translate("training.curves", TITLES[1]))
         self.accuracy_plot.setYRange(0, 1.02, padding=0)
         self.accuracy_plot.getAxis("left").setTicks(UNIT_TICKS)
-        self.role_plots = {ROLES[0]: _plot(self, 0, 2, translate("training.curves", "Previous-token score")),
-                           ROLES[1]: _plot(self, 0, 3, translate("training.curves", "Induction score"))}
+        self.role_plots = {ROLES[0]: _plot(self, 0, 2, translate("training.curves", TITLES[2])),
+                           ROLES[1]: _plot(self, 0, 3, translate("training.curves", TITLES[3]))}
         self.plots = [self.loss_plot, self.accuracy_plot, *self.role_plots.values()]
         # one legend row under the plots: the two losses, then which colour is which head
         # (layer 1 dashed); its columns follow the width (_fit_legend)
@@ -69,10 +75,9 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.ci.layout.setRowStretchFactor(0, 1)
         self.ci.layout.setRowStretchFactor(1, 0)
         self.loss_curves = {}
-        for key, name in (("train", translate("training.curves", "train loss")),
-                          ("heldout", translate("training.curves", "held-out loss"))):
+        for key, name in LOSS_NAMES.items():
             self.loss_curves[key] = self.loss_plot.plot(pen=pg.mkPen(LOSS_COLOURS[key], width=2))
-            self.legend.addItem(self.loss_curves[key], name)
+            self.legend.addItem(self.loss_curves[key], translate("training.curves", name))
         self.accuracy_curve = self.accuracy_plot.plot(pen=pg.mkPen("#009E73", width=2))
         for plot in self.role_plots.values():
             plot.setYRange(0, 1.02, padding=0)
@@ -128,7 +133,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
             if role == ROLES[0] and layers > 1:  # one entry says what the dashes are
                 self._dashes = pg.PlotDataItem(pen=pg.mkPen("#555555", width=self._width,
                                                             style=Qt.PenStyle.DashLine))
-                self.legend.addItem(self._dashes, translate("training.curves", "layer 1 (dashed)"))
+                self.legend.addItem(self._dashes, translate("training.curves", DASHES))
             if role not in self.switch_marks:
                 self.switch_marks[role] = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k", width=2),
                                                              brush=None, symbol="o")
@@ -182,6 +187,22 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
             line.setVisible(step is not None)
             if step is not None:
                 line.setPos(step)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        """The plot titles and the legend's names in the UI language."""
+        for plot, title in zip(self.plots, TITLES):
+            plot.setTitle(translate("training.curves", title), color="k")
+        names = {id(curve): LOSS_NAMES[key] for key, curve in self.loss_curves.items()}
+        if self._dashes is not None:
+            names[id(self._dashes)] = DASHES
+        for sample, label in self.legend.items:
+            if id(sample.item) in names:
+                label.setText(translate("training.curves", names[id(sample.item)]))
 
     def set_presentation(self, on: bool) -> None:
         self._width = 4 if on else 2

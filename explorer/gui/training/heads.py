@@ -9,6 +9,7 @@ columns are the heads tab's. Views do not import each other: the window hands th
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..plotting.fonts import ui_font
@@ -66,6 +67,14 @@ class SnapshotHeads(QWidget):
 
     def set_colormap(self, name: str) -> None:
         self.grid.set_colormap(name)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:  # the caption, and the titles of the grid
+            if self.snapshot is not None:
+                self.set_snapshot(self.snapshot, self._probe)
+            elif self.grid.visible_heads():
+                self.caption.setText(translate("training.heads", "No snapshot yet: press Start or Step."))
 
     def set_presentation(self, on: bool) -> None:
         self.caption.setFont(ui_font(10))

@@ -23,10 +23,10 @@ from ...app.i18n import error_text
 from ...core.config import ConfigError
 from ...core.messages import TranslatableError
 from ...core.training import TrainConfig, probe_tokens, validate_train
-from ...core.output_files import write_file
+from ...core.files.output_files import write_file
 from ...core.training.texts import TEXTS
 from ..plotting.fonts import ui_font
-from ..plotting.i18n import bilingual, translate
+from ..plotting.i18n import translate
 from .controls import TrainControls
 from .curves import TrainingCurves
 from .heads import SnapshotHeads
@@ -39,6 +39,13 @@ TEXT_ORDER = ("curves", "heads", "scores", "phase_change", "fixed_offset")
 
 
 class TrainView(QWidget):
+
+    # the controls a lesson step may name (`highlight`, app.lesson_schema.CONTROLS)
+    LESSON_CONTROLS = ("train_task", "train_start")
+
+    def lesson_controls(self) -> dict:
+        """Each of LESSON_CONTROLS: its widget."""
+        return {"train_task": self.controls.task, "train_start": self.controls.start_button}
     message = Signal(str)           # one line for the window's status bar
     export_requested = Signal(str)  # "snapshot" or "animation" (gui/window/training_export.py)
 
@@ -84,7 +91,8 @@ class TrainView(QWidget):
         column.addWidget(self.explanation, 1)
         column.addStretch(0)  # takes the room while the explanation is hidden (presentation)
         scrub = QHBoxLayout()
-        scrub.addWidget(QLabel(translate("training.view", "Timeline")))
+        self.timeline_label = QLabel()
+        scrub.addWidget(self.timeline_label)
         scrub.addWidget(self.scrubber, 1)
         scrub.addWidget(self.scrubber_label)
         lower = QWidget()
@@ -331,13 +339,16 @@ class TrainView(QWidget):
 
     # ----- looks -----------------------------------------------------------------------------
     def _refresh_texts(self) -> None:
+        self.timeline_label.setText(translate("training.view", "Timeline"))
+        if not self.scrubber.isEnabled():
+            self.scrubber_label.setText(translate("training.view", "no snapshot yet"))
         task = self.controls.task.currentData()
         order = (("fixed_offset",) + TEXT_ORDER[:-1]) if task == "induction-fixed" else TEXT_ORDER
         parts = []
         for key in order:
             text = TEXTS[key]
-            title = html.escape(bilingual(text.title_en, text.title_ko))
-            body = html.escape(bilingual(text.body_en, text.body_ko))
+            title = html.escape(text.title(translate))
+            body = html.escape(text.body(translate))
             style = ' style="color:#B03000"' if key == "fixed_offset" and task == "induction-fixed" else ""
             parts.append(f"<p><b{style}>{title}</b><br>{body}</p>")
         self.explanation.setHtml("".join(parts))
@@ -362,4 +373,6 @@ class TrainView(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self._refresh_texts()
             self._on_status(self.session.status)
+            if self.scrubber.isEnabled():
+                self._show(self.scrubber.value())
         super().changeEvent(event)

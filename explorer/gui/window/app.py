@@ -42,7 +42,7 @@ from .main_window import NORMAL_PT, MainWindow
 from ...app.heap import map_large_blocks
 from ...app.i18n import error_text
 from ...app.settings import Settings, SettingsNote, default_settings_path, load_settings, save_settings
-from ...app.state import AppState, ViewState
+from ...app.course.state import AppState, ViewState
 
 QUIT_AFTER_ENV = "ATTENTION_EXPLORER_QUIT_AFTER_MS"
 SCREENSHOT_ENV = "ATTENTION_EXPLORER_SCREENSHOT"

@@ -8,7 +8,7 @@ reads these fields, never the widgets (see ``from_window.view_options``).
 
 from __future__ import annotations
 
-from ...app.state import ViewState
+from ...app.course.state import ViewState
 
 
 def bind_pe_panel(view: ViewState, panel) -> None:

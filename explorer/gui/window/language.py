@@ -1,10 +1,11 @@
 """View → Language / 언어: Korean or English, switched live and remembered in the settings.
 
-The menu's own title is bilingual and each language is named in itself, so a user who cannot
-read the current language still finds the way back. Switching installs the Qt translator,
-rewrites every live text (``plotting.i18n.switch_language``) and re-delivers the current
-result so views that build texts from data draw them again; the config, the tab, the focused
-head and every control keep their state.
+The menu's own title is in both languages and each language is named in itself, so a user who
+cannot read the current language still finds the way back. Switching installs the Qt
+translator (``plotting.i18n.switch_language``); Qt's LanguageChange then reaches every widget
+and each view sets its own texts again from their sources, those it builds from data too. No
+state event is emitted: nothing recomputes, nothing re-syncs, and the config, the tab, the
+focused head and every control keep their state.
 """
 
 from __future__ import annotations
@@ -42,9 +43,3 @@ def set_window_language(window, language: str) -> None:
         return
     switch_language(language)
     window.language_actions[language].setChecked(True)
-    state = window.state
-    state.config_changed.emit(state.config)  # controls rebuild their composed texts
-    if state.result is not None:  # every view (topics too) draws its data texts again
-        state.result_changed.emit(state.result)
-    if state.kv_trace is not None and window.kv_panel is not None:
-        window.kv_panel.set_trace(state.kv_trace)

@@ -11,35 +11,48 @@ opens that layer and head in the heads view. The device follows the window's dev
 
 from __future__ import annotations
 
-from ...app.learned import TRAINED, spec_of
-from ...app.learned_kv import layer_trace, not_a_decoder_text
-from ...app.learned_state import LearnedState
+from ...app.models.learned_kv import layer_trace, not_a_decoder_text
+from ...app.models.learned_state import LearnedState
+from ...app.settings import MAX_RECENT_MODELS
 from ..learned.generation_view import GenerationView
 from ..learned.info import LearnedInfoStrip
 from ..learned.overview import ModelOverview
 from ..learned.source import ModelSourceControl
-from ..plotting.i18n import translate
+from ..plotting.i18n import on_language_change, translate
+
+
+def _retranslate(window, source_group) -> None:
+    """The group's and the tabs' titles in the UI language (a language switch)."""
+    t = lambda text: translate("window.learned_wiring", text)  # noqa: E731
+    source_group.setTitle(t("Model source"))
+    for view, title in ((window.model_overview, "Model overview"), (window.generation_view, "Generate (decoder)")):
+        if window.tabs.indexOf(view) >= 0:
+            window.tabs.setTabText(window.tabs.indexOf(view), t(title))
 
 def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     learned = state if state is not None else LearnedState()
     learned.set_device(window.state.config.device)
     window.learned = learned
+    window.shown.attach_learned(learned)  # first: the grid's picture follows the source (app.shown)
     window.model_source = ModelSourceControl(learned)
-    window.controls.add_source_group(translate("window.learned_wiring", "Model source"), window.model_source)
+    source_group = window.controls.add_source_group(translate("window.learned_wiring", "Model source"),
+                                                    window.model_source)
     window.model_overview = ModelOverview(learned)
     window.model_overview.set_colormap(window.state.view.colormap)
     window.add_view(translate("window.learned_wiring", "Model overview"), window.model_overview)
     window.generation_view = GenerationView(learned)
     window.add_view(translate("window.learned_wiring", "Generate (decoder)"), window.generation_view)
+    on_language_change(source_group, lambda: _retranslate(window, source_group))
     window.learned_strip = LearnedInfoStrip(learned)  # in place of the random model's info strip
     window.centralWidget().layout().addWidget(window.learned_strip)
     window.learned_strip.set_presentation(window.state.view.presentation)
     window.state.view.presentation_changed.connect(window.learned_strip.set_presentation)
-    learned.picture_changed.connect(lambda picture: _show_picture(window, picture))
-    learned.source_changed.connect(lambda source: _on_source(window))
+    window.shown.source_changed.connect(lambda _source: _on_source(window))
     learned.error.connect(window.status_message)  # already in the UI language (app.i18n.error_text)
     learned.busy_changed.connect(lambda text: text and window.status_message(text, 3000))
     window.model_overview.tile_clicked.connect(lambda layer, head: open_tile(window, layer, head))
+    learned.opened.connect(lambda where: remember_model(window, where))
+    learned.find_cached(tuple(window.recent_models))  # the cache's models and recent folders, listed
     window.learned_kv = None  # (run, layer, LearnedKVTrace) the KV tab shows for a decoder
     learned.generation_changed.connect(lambda _run: update_kv(window))
     learned.layer_changed.connect(lambda _layer: update_kv(window))
@@ -56,65 +69,62 @@ def update_kv(window) -> None:
     trained model's); a decoder whose generation is missing or stale (another sentence, a newly
     trained model) is stepped again while the tab is shown."""
     learned, panel = window.learned, window.kv_panel
-    if learned.is_random:
+    if window.shown.course:
         return
-    spec = spec_of(learned.source)
-    if spec is None:  # the trained source forgotten (tests): nothing to step
-        window.learned_kv = None
+    source = learned.model
+    if source.spec() is None:  # the trained source forgotten (tests): nothing to step
+        _set_learned_kv(window, None)
         return
-    if spec.kind != "decoder":
-        window.learned_kv = None
-        panel.show_message(not_a_decoder_text(spec.name))
+    if not source.capabilities.generation:
+        _set_learned_kv(window, None)
+        panel.show_message(not_a_decoder_text(source.name))
         return
     run = learned.generation
     if run is None or run.text != learned.text:
-        window.learned_kv = None
-        panel.show_message(translate("window.learned_wiring", "The trained model is stepped through the sentence "
-                                     "with its KV cache when this tab is shown…") if learned.source == TRAINED else
-                           translate("window.learned_wiring", "{model} is stepped through the sentence with its "
-                                     "KV cache when this tab is shown…").format(model=spec.name))
+        _set_learned_kv(window, None)
+        panel.show_message(translate("window.learned_wiring", "{model} is stepped through the sentence with its "
+                                     "KV cache when this tab is shown…").format(model=source.title()))
         if window.tabs.currentWidget() is panel and not learned.is_generating:
             learned.generate(window.generation_view.count.value(), fit=True)
         return
     shown = window.learned_kv
     if shown is None or shown[0] is not run or shown[1] != learned.layer:
         trace = layer_trace(run, learned.layer)
-        window.learned_kv = (run, learned.layer, trace)
+        _set_learned_kv(window, (run, learned.layer, trace))
         step = panel.step if shown is not None and shown[0] is run else None
         panel.set_trace(trace)
         if step is not None:  # another layer of the same run: stay on the step
             panel.set_step(step)
 
 
+def _set_learned_kv(window, shown) -> None:
+    """(run, layer, LearnedKVTrace) the KV tab shows of a decoder, or None; the trace is the
+    shown state's (app.shown: exports read it there)."""
+    window.learned_kv = shown
+    window.shown.set_kv_trace(None if shown is None else shown[2])
+
+
 def _on_source(window) -> None:
-    learned = window.learned
-    if learned.is_random:
-        window.learned_kv = None
+    """The controls, info strips and KV tab for the source now chosen (Shown then shows its
+    picture)."""
+    course = window.shown.course
+    if course:
+        _set_learned_kv(window, None)
         window.kv_panel.show_message(translate("kv.panel", "The KV-cache timeline appears when a trace has "
                                                "been computed."))
         window._on_tab_changed(window.tabs.currentIndex())  # the random model's trace again
     else:
         window.state.kv_enabled = False
         update_kv(window)
-    window.controls.show_random_controls(learned.is_random)
-    window.info_strip.setVisible(learned.is_random and not window.showing_train())
-    window.state.view.focus_head = None
+    window.controls.show_random_controls(course)
+    window.info_strip.setVisible(course and not window.showing_train())
     window.heads_grid.set_focus_head(None)
     window.model_overview.canvas.set_selected(None)
-    if learned.is_random and window.state.result is not None:
-        window.heads_grid.set_result(window.state.result)
-    elif learned.picture() is not None:
-        _show_picture(window, learned.picture())
 
 
-def _show_picture(window, picture) -> None:
-    if window.learned.is_random:
-        return
-    focus = window.heads_grid.focus_head()
-    if focus is not None and focus >= picture.n_heads:
-        window.state.view.focus_head = None
-        window.heads_grid.set_focus_head(None)
-    window.heads_grid.set_result(picture)
+def remember_model(window, where: str) -> None:
+    """A model folder opened: first in the recent list (saved with the settings)."""
+    window.recent_models = [where, *(w for w in window.recent_models if w != where)][:MAX_RECENT_MODELS]
 
 
 def open_tile(window, layer: int, head: int) -> None:

@@ -23,12 +23,13 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QMenu, QMessageBox, QWidget
 
-from ...app.lesson_files import LessonFileReader
-from ...app.lesson_session import LessonSession
+from ...app.lessons.lesson_files import LessonFileReader
+from ...app.lessons.lesson_session import LessonSession
 from ...app.lessons import RANDOM_MODEL, Lesson, LessonError, Step, builtin_lessons, load_lesson
 from ..lessons import ClickerKeys, HighlightFrame, LessonPanel
+from ..training import TrainView
 from ..plotting.fonts import font_scale
-from ..plotting.i18n import bilingual, translate
+from ..plotting.i18n import current_language, on_language_change, translate
 
 MAX_DIALOG_PROBLEMS = 12
 FIT_AGAIN_MS = 80
@@ -215,8 +216,7 @@ class LessonController(QObject):
                 window.statusBar().clearMessage()  # the topic's title, stale at the next step
             return
         page = {"heads": window.heads_grid, "pe": window.pe_panel, "kv": window.kv_panel,
-                "overview": getattr(window, "model_overview", None),
-                "generate": getattr(window, "generation_view", None),
+                "overview": window.model_overview, "generate": window.generation_view,
                 "train": window.install_training() if step.tab == "train" else None}.get(step.tab)
         if page is not None:
             window.tabs.setCurrentWidget(page)
@@ -225,15 +225,8 @@ class LessonController(QObject):
         window = self.window
         state = window.state
         if self.pending_focus is not None:
-            shown = window.heads_grid.shown_result()
-            learned = window.learned
-            pretrained = learned is not None and not learned.is_random
-            if pretrained:  # the chosen model's layer (each picture() call is a new object)
-                current = (getattr(shown, "analysis", None) is learned.analysis is not None
-                           and shown.layer == learned.layer)
-            else:
-                current = shown is state.result and shown.config == state.config
-            if current and self.pending_focus < shown.weights.shape[0]:
+            shown = window.shown
+            if shown.is_current() and self.pending_focus < shown.picture.n_heads:
                 head, self.pending_focus = self.pending_focus, None
                 window.set_focus_head(head)
         if self.pending_kv is not None:
@@ -259,36 +252,22 @@ class LessonController(QObject):
         self.highlight.set_target(widget)
 
     def control_widget(self, name: str) -> QWidget | None:
-        """The widget of a control name (app/lessons.CONTROLS)."""
+        """The widget of a control name (app/lessons.CONTROLS), asked of the view that declares
+        it (its LESSON_CONTROLS / lesson_controls()); None while that view is not there (a topic
+        not opened)."""
+        for owner in self._control_owners(name):
+            if owner is not None and name in owner.LESSON_CONTROLS:
+                return owner.lesson_controls()[name]
+        return None
+
+    def _control_owners(self, name: str) -> list:
+        """The views that may declare `name`: the controls, the model source, the KV and PE tabs,
+        the open topics and the Train tab (built when a step names one of its controls)."""
         w = self.window
-        c, kv = w.controls, w.kv_panel.controls
-        views = w.topics_controller.views
-        table = {
-            "sentence": lambda: c.sentence.edit, "padding": lambda: c.chips,
-            "d_model": lambda: c.model_size.d_model_slider,
-            "heads": lambda: c.model_size.heads_slider, "seed": lambda: c.seed.spin,
-            "init": lambda: c.choices.combos["init"],
-            "show_values": lambda: c.display.values_combo,
-            "colormap": lambda: c.display.colormap_combo,
-            "model_source": lambda: w.model_source.combo,
-            "train_task": lambda: w.install_training().controls.task,
-            "train_start": lambda: w.install_training().controls.start_button,
-            "kv_step": lambda: kv.slider, "kv_play": lambda: kv.play_button,
-            "kv_head": lambda: kv.head_combo, "pe_positions": lambda: w.pe_panel.positions_spin,
-            "qkv_head": lambda: views["qkv"].head_spin, "scaling_init": lambda: views["scaling"].init,
-            "scaling_measure": lambda: views["scaling"].measure,
-            "cross_sentence": lambda: views["cross"].encoder_edit,
-            "masks_head": lambda: views["masks"].head_spin,
-            "pruning_heads": lambda: views["pruning"].box_panel,
-            "encoder_norm": lambda: views["encoder"].norm_combo,
-            "encoder_activation": lambda: views["encoder"].act_combo,
-        }
-        if name in ("scaled", "causal", "positional"):
-            return c.switches.boxes[name]
-        try:
-            return table[name]()
-        except (KeyError, AttributeError):
-            return None
+        owners = [w.controls, w.model_source, w.kv_panel, w.pe_panel, *w.topics_controller.views.values()]
+        if name in TrainView.LESSON_CONTROLS:
+            owners.append(w.install_training())
+        return owners
 
     # ----- construction --------------------------------------------------------------------
     def _build_menu(self, lessons: list[Lesson]) -> None:
@@ -299,7 +278,7 @@ class LessonController(QObject):
         window.lessons_menu = menu
         window.menus["Lessons"] = menu
         for lesson in lessons:
-            action = menu.addAction(bilingual(lesson.title.en, lesson.title.ko).replace("&", "&&"))
+            action = menu.addAction(lesson.title.in_language(current_language()).replace("&", "&&"))
             action.setObjectName(f"lesson_{lesson.name}")
             action.triggered.connect(lambda _=False, lesson=lesson: self.open_lesson(lesson))
         menu.addSeparator()
@@ -317,6 +296,21 @@ class LessonController(QObject):
         self.panel_action.toggled.connect(self.dock.setVisible)
         self.dock.visibilityChanged.connect(
             lambda _=None: self.panel_action.setChecked(not self.dock.isHidden()))
+        self._lessons = {f"lesson_{lesson.name}": lesson for lesson in lessons}
+        on_language_change(menu, lambda: self._retranslate_menu(menu))
+
+    def _retranslate_menu(self, menu) -> None:
+        """The Lessons menu and the dock's title in the UI language (a language switch)."""
+        t = lambda text: translate("window.lesson_wiring", text)  # noqa: E731
+        menu.setTitle(t("&Lessons"))
+        self.dock.setWindowTitle(t("Lesson"))
+        for action in menu.actions():
+            lesson = self._lessons.get(action.objectName())
+            if lesson is not None:  # the lesson file's own title, in its language
+                action.setText(lesson.title.in_language(current_language()).replace("&", "&&"))
+        self.open_action.setText(t("Open lesson file…"))
+        self.leave_action.setText(t("Leave lesson"))
+        self.panel_action.setText(t("Show the lesson panel"))
 
     def _connect(self) -> None:
         window, session = self.window, self.session

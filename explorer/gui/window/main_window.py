@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QByteArray, QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMessageBox, QSizePolicy, QTabBar,
                                QTabWidget, QVBoxLayout, QWidget)
 
@@ -37,7 +37,8 @@ from .exports.export_actions import install_export_actions
 from .language import install_language_menu
 from ..plotting.i18n import current_language, translate
 from .shortcuts import SHORTCUTS, ShortcutsDialog, make_actions
-from ...app.state import SHOW_VALUES_MODES, AppState
+from ...app.shown import Shown
+from ...app.course.state import SHOW_VALUES_MODES, AppState
 
 NORMAL_PT, PRESENTATION_PT = 10, 16
 STATUS_MS = 10_000
@@ -64,11 +65,20 @@ class MainWindow(QMainWindow):
         self._views: list[QWidget] = []
         self.pe_panel = self.kv_panel = None  # install_panels
         self._placeholders: dict[str, QWidget] = {}  # their tabs until then
+        # every part a later step mounts is declared here (None until then), so no module
+        # attaches attributes of its own and none reads them back with getattr
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
+        self.model_source = self.model_overview = self.generation_view = None  # (install_learned)
+        self.learned_strip = None  # the info strip of a model source's layer (install_learned)
+        self.learned_kv = None  # (run, layer, LearnedKVTrace) the KV tab shows of a decoder
+        self.lessons_menu = None  # the Lessons menu (install_lessons)
+        self.language_menu, self.language_actions = None, {}  # View → Language (language.py)
+        self.export_dialog = None  # the one Export… dialog, made on first use (export_dialog.py)
         self.train_view = None  # the Train tab (install_training)
         self.lessons = None  # LessonController: the Lessons menu and panel (install_lessons)
         self._assumed_screen: QSize | None = None  # assume_screen
         self._saved_training = dict(settings.training) if settings is not None else {}
+        self.recent_models = list(settings.recent_models) if settings is not None else []  # newest first
         self.figure_cache = None  # offscreen frames reused by Copy figure and Export (figures.py)
         self.setWindowTitle(translate("window.main_window", "Attention Explorer"))
         self.heads_grid = HeadsGrid()
@@ -77,6 +87,8 @@ class MainWindow(QMainWindow):
             worker.after_forward = self.heads_grid.preparer
         self.heads_grid.set_colormap(state.view.colormap)
         self.heads_grid.set_show_values(state.view.show_values)
+        self.shown = Shown(state)  # what the grid, exports and lessons show (app.shown)
+        self.shown.picture_changed.connect(self.heads_grid.set_result)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setTabsClosable(True)  # only tabs added with closable=True get a close button
@@ -117,6 +129,7 @@ class MainWindow(QMainWindow):
             lambda _=None: toggle.setChecked(not self.controls_dock.isHidden()))
         self._apply_presentation(state.view.presentation)
         if state.result is not None:
+            self.heads_grid.set_result(self.shown.picture)
             self._on_result(state.result)
 
     # ----- public --------------------------------------------------------------------------
@@ -266,7 +279,8 @@ class MainWindow(QMainWindow):
             window_state=bytes(self.saveState().toBase64()).decode("ascii"),
             colormap=view.colormap, show_values=view.show_values, presentation=view.presentation,
             topics=self.state.topics.to_dict(), language=current_language(),
-            training=self.train_view.choices() if self.train_view is not None else dict(self._saved_training))
+            training=self.train_view.choices() if self.train_view is not None else dict(self._saved_training),
+            recent_models=tuple(self.recent_models))
 
     # ----- construction --------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -295,8 +309,8 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, name=preset.name: self.apply_preset(name))
         self.presets_menu.setToolTipsVisible(True)
         self.help_menu.addAction(self.shortcut_actions["shortcuts_help"])
-        self.help_menu.addAction(translate("window.main_window", "About Attention Explorer"),
-                                 self._show_about)
+        self.about_action = self.help_menu.addAction(translate("window.main_window", "About Attention Explorer"),
+                                                     self._show_about)
 
     def _shortcut_handlers(self) -> dict:
         c = self.controls
@@ -371,8 +385,6 @@ class MainWindow(QMainWindow):
     def _on_result(self, result: AttentionResult) -> None:
         if self.focus_head() is not None and self.focus_head() >= result.config.n_heads:
             self.state.view.focus_head = None
-        if self.learned is None or self.learned.is_random:
-            self.heads_grid.set_result(result)
         self.info_strip.set_result(
             result, auto_float32=result.config.dtype != self.state.config.dtype)
         if self.pe_panel is not None:
@@ -386,11 +398,11 @@ class MainWindow(QMainWindow):
     def _on_head_clicked(self, head: int) -> None:
         self.set_focus_head(None if head == self.focus_head() else head)
 
-    def _shows_random(self) -> bool:
-        return self.learned is None or self.learned.is_random
+    def _shows_course(self) -> bool:
+        return self.shown.course
 
     def _on_kv_trace(self, trace) -> None:
-        if self.kv_panel is not None and self._shows_random():  # a pretrained decoder's own cache is on the KV tab otherwise
+        if self.kv_panel is not None and self._shows_course():  # a pretrained decoder's own cache is on the KV tab otherwise
             self.kv_panel.set_trace(trace)
 
     def _on_tab_changed(self, _index: int) -> None:
@@ -399,9 +411,9 @@ class MainWindow(QMainWindow):
             return  # (install_panels calls this again, with the real page)
         self._only_the_current_page_sizes_the_tabs()
         showing_kv = self.tabs.currentWidget() is self.kv_panel
-        self.state.kv_enabled = showing_kv and self._shows_random()
+        self.state.kv_enabled = showing_kv and self._shows_course()
         # the random model's info strip says nothing about the Train tab's model
-        self.info_strip.setVisible(not self.showing_train() and (self.learned is None or self.learned.is_random))
+        self.info_strip.setVisible(not self.showing_train() and self.shown.course)
         if self.state.kv_enabled and self.state.kv_trace is not None:
             self.kv_panel.set_trace(self.state.kv_trace)
 
@@ -428,8 +440,7 @@ class MainWindow(QMainWindow):
 
     def _edit_sentence(self) -> None:
         self.controls_dock.show()
-        pretrained = self.learned is not None and not self.learned.is_random
-        edit = self.model_source.edit if pretrained else self.controls.sentence.edit
+        edit = self.controls.sentence.edit if self.shown.course else self.model_source.edit
         edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         edit.selectAll()
 
@@ -524,3 +535,37 @@ class MainWindow(QMainWindow):
                           "Change d_model, heads, seed, scaling, masks and positional encoding "
                           "and watch every head's weights update."))
 
+    # ----- language ------------------------------------------------------------------------
+    QT_CLOSE_TAB = ("CloseButton", "Close Tab")  # Qt's own text (its qtbase catalogue, not ours)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        """The window's own texts from their sources (a language switch: the views, menus and
+        panels set their own; nothing is recomputed)."""
+        t = lambda text: translate("window.main_window", text)  # noqa: E731
+        self.setWindowTitle(t("Attention Explorer"))
+        self.controls_dock.setWindowTitle(t("Controls"))
+        for menu, title in ((self.file_menu, "&File"), (self.view_menu, "&View"), (self.presets_menu, "&Presets"),
+                            (self.topics_menu, "&Topics"), (self.help_menu, "&Help")):
+            menu.setTitle(t(title))
+        for preset in PRESETS.values():
+            action = self.presets_menu.findChild(QAction, f"preset_{preset.name}")
+            for setter in (action.setToolTip, action.setStatusTip):
+                setter(translate("presets", preset.description))
+            action.setText(translate("presets", preset.title))
+        self.about_action.setText(t("About Attention Explorer"))
+        tabs = ((self.heads_grid, "Heads"), (self.train_view, "Train"),
+                (self.pe_panel or self._placeholders.get("pe"), "Positional encoding"),
+                (self.kv_panel or self._placeholders.get("kv"), "KV cache"))
+        for widget, title in tabs:
+            if widget is not None and self.tabs.indexOf(widget) >= 0:
+                self.tabs.setTabText(self.tabs.indexOf(widget), t(title))
+        bar = self.tabs.tabBar()  # Qt's own close buttons keep the tooltip they were made with
+        for i in range(bar.count()):
+            button = bar.tabButton(i, QTabBar.ButtonPosition.RightSide)
+            if button is not None:
+                button.setToolTip(QCoreApplication.translate(*self.QT_CLOSE_TAB))

@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
-from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
+from ..plotting.i18n import QT_TRANSLATE_NOOP, on_language_change, translate
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,13 @@ def make_actions(parent: QWidget, handlers: dict[str, Callable]) -> dict[str, QA
             action.triggered.connect(lambda _checked=False, h=handler: h())
         parent.addAction(action)
         actions[shortcut.name] = action
+    on_language_change(parent, lambda: _retranslate_actions(actions))
     return actions
+
+
+def _retranslate_actions(actions: dict[str, QAction]) -> None:
+    for name, action in actions.items():
+        action.setText(shortcut_text(get_shortcut(name)))
 
 
 SCREEN_MARGIN_PX = 8   # the dialog keeps this far from the screen's top and bottom edges

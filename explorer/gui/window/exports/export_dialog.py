@@ -3,8 +3,8 @@
 `export_actions.install_export_actions(window)` adds both actions to the window's File menu and
 imports this module when one is first used (it pulls in the export package and the offscreen
 figure builders, which the first picture does not need). The dialog
-only gathers choices; rendering and writing live in `explorer.export` (the same code as
-`attention-explorer export`), and an existing file is never overwritten silently: a
+only gathers choices; naming lives in `explorer.export`, rendering in `explorer.gui.export` and
+writing in `explorer.core.files.output_files` (the same code as `attention-explorer export`), and an existing file is never overwritten silently: a
 suffix (_2, _3, ...) is added unless "Overwrite" is ticked.
 """
 
@@ -21,11 +21,10 @@ from PySide6.QtWidgets import (QApplication, QButtonGroup, QCheckBox, QComboBox,
 
 from .figures import ExportOptions
 from ....app.i18n import error_text
-from ....core.output_files import ExportError, check_name, write_files
+from ....core.files.output_files import ExportError, check_name, write_files
 from .from_window import (available_specs, current_spec, default_file_name, export_from_window,
                           still_offered, unavailable_note)
-from ....export.naming import FORMATS, FigureSpec
-from ....export.theme import BACKGROUNDS
+from ....export.naming import BACKGROUNDS, FORMATS, FigureSpec
 from ...plotting.fonts import set_text_colour
 from ...plotting.i18n import translate
 
@@ -37,9 +36,9 @@ COPY_SCALE = 2
 
 
 def open_export_dialog(window) -> "ExportDialog":
-    dialog = getattr(window, "_export_dialog", None)
+    dialog = window.export_dialog
     if dialog is None:
-        dialog = window._export_dialog = ExportDialog(window)
+        dialog = window.export_dialog = ExportDialog(window)
     dialog.refresh()
     dialog.show()
     dialog.raise_()
@@ -134,13 +133,10 @@ class ExportDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         self.export_button.clicked.connect(self.export)
         # the dialog stays open while the window changes: its figure list follows the picture
-        state = self.window_.state
-        for event in (state.result_changed, state.kv_trace_changed, state.view.kv_step_changed):
+        state, shown = self.window_.state, self.window_.shown  # (app.shown: whichever source)
+        for event in (shown.source_changed, shown.picture_changed, shown.kv_changed,
+                      state.kv_trace_changed, state.view.kv_step_changed):
             event.connect(self._on_picture)
-        learned = getattr(self.window_, "learned", None)  # installed after the first paint
-        if learned is not None:
-            for event in (learned.source_changed, learned.picture_changed, learned.generation_changed):
-                event.connect(self._on_picture)
 
     # ----- state ---------------------------------------------------------------------------
     def refresh(self, keep_choice: bool = False) -> None:

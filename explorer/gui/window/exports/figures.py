@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QAbstractSpinBo
 from ....app.heap import trim_soon
 from ....core import AttentionConfig, AttentionResult, KVTrace, forward, run_kv_cache
 from ....export import csv_export
-from ....core.output_files import Content, Streamed
-from ....export.frame import FigureFrame
+from ....core.files.output_files import Content, Streamed
+from ...export.frame import FigureFrame
 from ....export.naming import FigureSpec, default_name, settings_title
-from ....export.render import render_png, render_svg, settle
+from ...export.render import render_png, render_svg, settle
+from ....app.pictures import heads_picture
 from ...heads.grid import COLORBAR_PX, MAX_GRID_HEADS, HeadsGrid
 from ...kv.panel import KVPanel
 from ...pe.panel import PEPanel
@@ -102,7 +103,7 @@ def _fill_heads(view: HeadsGrid, spec: FigureSpec, result, look: ViewOptions) ->
     if look.show_values:
         view.set_show_values(look.show_values)
     view.set_presentation(look.presentation)
-    view.set_result(result)
+    view.set_result(heads_picture(result))
     if spec.kind == "head":
         view.set_focus_head(spec.index)
     elif view.focus_head() is not None:  # a reused grid that showed one head
@@ -138,6 +139,11 @@ class FigureCache:
     options are all given are kept (a window's exports always give them); anything else is
     built fresh and discarded. `clear()` closes and deletes them (the window does on close: a
     shown offscreen pyqtgraph widget must not outlive the app).
+
+    Frames of one background only: a kept grid grows to the most heads it has drawn (16 heads at
+    400 px: about 25 MB), and a white and a dark set of grid, PE and KV panels held 80 MB
+    (issue 21's soak measured it as growth); an export in the other background discards the kept
+    set first. Discarding frees a frame whole (tests/gui/test_soak_exports.py).
     """
 
     def __init__(self):
@@ -159,6 +165,8 @@ class FigureCache:
 
     def take(self, key: tuple | None, shape: tuple) -> FigureFrame | None:
         """The kept frame for `key` if it was laid out for `shape`; one for another shape is discarded."""
+        if key is not None:
+            self._keep_background(key[1])
         if key is None or key not in self._frames:
             return None
         kept_shape, frame = self._frames[key]
@@ -173,7 +181,13 @@ class FigureCache:
 
     def put(self, key: tuple | None, shape: tuple, frame: FigureFrame) -> None:
         if key is not None:
+            self._keep_background(key[1])
             self._frames[key] = (shape, frame)
+
+    def _keep_background(self, background: str) -> None:
+        """Discard the kept frames of any other background (see the class)."""
+        for other in [k for k in self._frames if k[1] != background]:
+            discard(self._frames.pop(other)[1])
 
 
     def holds(self, frame: QWidget) -> bool:
@@ -197,7 +211,7 @@ class FigureCache:
 
 def window_figure_cache(window) -> FigureCache:
     """The window's FigureCache, made on its first export (this module is not imported before)."""
-    cache = getattr(window, "figure_cache", None)
+    cache = window.figure_cache
     if cache is None:
         cache = window.figure_cache = FigureCache()
     return cache

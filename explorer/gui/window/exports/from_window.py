@@ -8,19 +8,17 @@ live widgets are never restyled or resized. "window" renders the live window its
 
 from __future__ import annotations
 
-import time
-
 from PySide6.QtWidgets import QWidget
 
-from ....app.learned_kv import LearnedKVTrace
-from .figures import ExportOptions, ViewOptions, discard, export_items, window_figure_cache
+from ....app.models.learned_kv import LearnedKVTrace
+from .figures import ExportOptions, ViewOptions, export_items, window_figure_cache
 from .learned_export import (file_name, learned_kv_trace, not_offered, pretrained_heads_export,
                              pretrained_kv_export, shows_pretrained)
 from ....core.messages import QT_TRANSLATE_NOOP
-from ....core.output_files import ExportError
+from ....core.files.output_files import ExportError
 from ...plotting.i18n import translate
 from ....export.naming import FigureSpec, default_name, settings_title
-from ....export.render import render_png, render_svg
+from ...export.render import render_png, render_svg
 
 WINDOW = FigureSpec("window")
 
@@ -35,7 +33,7 @@ def available_specs(window) -> list[tuple[str, FigureSpec]]:
              (translate("window.from_window", "Heads grid"), FigureSpec("heads"))]
     if shows_pretrained(window):  # a pretrained layer: its heads, a decoder's real KV cache, no PE
         specs += [(translate("window.from_window", "Head {head}").format(head=h), FigureSpec("head", h))
-                  for h in range(window.heads_grid.shown_result().n_heads)]
+                  for h in range(window.shown.picture.n_heads)]
         trace = learned_kv_trace(window)
         if trace is not None:
             specs.append((translate("window.from_window", "KV cache at step {step} (layer {layer})").format(
@@ -149,9 +147,8 @@ def figure_cache(window):
 
 def default_file_name(window, spec: FigureSpec, fmt: str) -> str:
     """The name a figure of this window gets (a pretrained model's: model and layer)."""
-    from ....export.naming import default_name
     if shows_pretrained(window) and spec.kind in ("heads", "head", "kv"):
-        return file_name(window.heads_grid.shown_result(), spec, fmt)
+        return file_name(window.shown.picture, spec, fmt)
     state = window.state
     return default_name(spec, state.result.config if state.result is not None else state.config, fmt)
 
@@ -167,33 +164,3 @@ def _kv_trace(window):
     if isinstance(trace, LearnedKVTrace):  # a pretrained decoder's cache (learned_export's)
         trace = None
     return trace if trace is not None else window.state.kv_trace
-
-
-def fresh_window_bytes(config, options: ExportOptions, size=None, timeout_s: float = 60.0) -> bytes:
-    """Open a new main window offscreen on `config`, wait for its picture, render it, close it.
-
-    For the command line (README screenshots): the window's own worker computes, so this
-    waits in a local event loop; it never touches the user's settings file.
-    """
-    from PySide6.QtCore import QElapsedTimer, QSize
-    from PySide6.QtWidgets import QApplication
-
-    from ..main_window import MainWindow
-    from ....app.state import AppState
-    from ....export.render import settle
-    state = AppState(config)
-    window = MainWindow(state)
-    try:
-        clock = QElapsedTimer()
-        clock.start()
-        while state.result is None or state.result.config != config or not state.is_idle():
-            if clock.elapsed() > timeout_s * 1000:
-                raise ExportError.of(QT_TRANSLATE_NOOP("export", "the window did not compute its picture "
-                                                                 "within {seconds} s"), seconds=f"{timeout_s:g}")
-            QApplication.processEvents()
-            time.sleep(0.005)
-        settle(window, size or QSize(1400, 900))
-        return window_bytes(window, options)
-    finally:
-        state.shutdown()
-        discard(window)

@@ -15,11 +15,10 @@ from __future__ import annotations
 import csv
 import io
 
-from ....app.learned_kv import LearnedKVTrace
-from ....app.learned import TRAINED, spec_of
+from ....app.models.learned_kv import LearnedKVTrace
 from ....export.csv_export import kv_chunks
 from ....export.naming import FigureSpec
-from ....export.render import settle
+from ...export.render import settle
 from ...learned.source import kind_name
 from ...plotting.i18n import translate
 from .figures import (ExportOptions, ViewOptions, figure_bytes, framed_view, release,
@@ -29,29 +28,27 @@ CSV_COLUMNS = ("model", "layer", "head", "query", "query_token", "key", "key_tok
 
 
 def shows_pretrained(window) -> bool:
-    learned = getattr(window, "learned", None)
-    return learned is not None and not learned.is_random and window.heads_grid.shown_result() is not None \
-        and hasattr(window.heads_grid.shown_result(), "analysis")
+    """A model source's layer is shown (not the course model's sliders, whose figures are rebuilt
+    from the config): the shown state says so (app.shown)."""
+    return not window.shown.course and window.shown.picture is not None
 
 
 def learned_kv_trace(window) -> LearnedKVTrace | None:
     """The decoder's real cache the KV tab shows, if it shows one."""
-    trace = getattr(window.kv_panel, "trace", None)
-    return trace if isinstance(trace, LearnedKVTrace) and shows_pretrained(window) else None
+    return window.shown.kv_trace if shows_pretrained(window) else None
 
 
 def not_offered(window) -> str:
     """Why the PE (and, for an encoder, the KV) figure is not offered while a pretrained or the trained
     model is shown."""
-    trained = window.learned.source == TRAINED
-    spec = spec_of(window.learned.source)
+    source = window.shown.source
     how = (translate("window.learned_export", "rotary position embeddings (RoPE) inside attention")
-           if spec.kind == "decoder" and not trained
+           if source.capabilities.positions == "rope"
            else translate("window.learned_export", "learned position embeddings"))
     text = translate("window.learned_export", "No positional-encoding figure: that panel shows the course model's "
                      "sinusoidal table, and {model} uses {how}.").format(
-        model=translate("window.learned_export", "the trained model") if trained else spec.name, how=how)
-    if spec.kind != "decoder":
+        model=source.title(), how=how)
+    if not source.capabilities.generation:
         text += " " + translate("window.learned_export", "No KV-cache figure: an encoder has no KV cache.")
     elif learned_kv_trace(window) is None:
         text += " " + translate("window.learned_export", "The KV-cache figure is offered once the KV tab has stepped "
@@ -110,7 +107,7 @@ def layer_csv(picture, heads: list[int]) -> str:
 
 def pretrained_heads_export(window, spec: FigureSpec, options: ExportOptions) -> tuple[str, bytes]:
     """(default file name, content) of the heads grid or one head of the pretrained layer shown."""
-    picture = window.heads_grid.shown_result()
+    picture = window.shown.picture
     name = file_name(picture, spec, options.fmt)
     if options.fmt == "csv":
         heads = list(range(picture.n_heads)) if spec.kind == "heads" else [spec.index]

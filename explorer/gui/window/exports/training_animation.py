@@ -30,9 +30,9 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog
 
 from ....app.i18n import error_text
 from ....core.messages import QT_TRANSLATE_NOOP
-from ....core.output_files import Batch, ExportError, existing_targets, make_folders, remove_empty
-from ....export.frame import FigureFrame
-from ....export.render import png_bytes, render_image, settle
+from ....core.files.output_files import Batch, ExportError, existing_targets, make_folders, remove_empty
+from ...export.frame import FigureFrame
+from ...export.render import png_bytes, render_image, settle
 from ...plotting.i18n import translate
 from ...training.heads import SnapshotHeads
 
@@ -110,7 +110,7 @@ class AnimationFiles:
     def add(self, name: str, image, title: str) -> None:
         self.batch.write(name, png_bytes(image, title))
         if self.gif is not None:
-            from ....export.png import image_rgb
+            from ...export.render import image_rgb
             rgb = image_rgb(image)  # (h, w, 3)
             self.batch.guard(lambda: self.gif.add(rgb))  # a failure removes every staged file
 

@@ -19,9 +19,9 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ....app.i18n import error_text
-from ....core.output_files import ExportError, write_file
-from ....export.frame import FigureFrame
-from ....export.render import render_png, settle
+from ....core.files.output_files import ExportError, write_file
+from ...export.frame import FigureFrame
+from ...export.render import render_png, settle
 from PySide6.QtWidgets import QFileDialog
 
 from ...plotting.i18n import translate

@@ -1,0 +1,57 @@
+"""Drawing the weights of the neighbouring seeds while the compute thread is idle.
+
+A seed slider or spin box moves by ±1, and at 128 tokens x d_model 512 most of a new seed's
+forward pass is drawing its weights (4 · 512² normals from the legacy ``RandomState`` the
+course's numbers depend on: 25-40 ms on 2 cores). After each fresh result the compute worker
+queues one low-priority job on its own runner that draws seed + 1, then seed - 1, into
+``core.weights.draw_weights``' cache (keyed by everything that defines the draw: seed, tokens,
+d_model, init; at most 4 draws kept), so the next step finds them ready.
+
+Never in the way of a real request: the job polls between the five draws of each seed and stops
+as soon as a compute waits that needs other weights (a compute for the seed being drawn lets it
+finish: that is the work it would do first). A stopped draw caches nothing. Sizes whose draws
+would take more than a few tens of ms or hold much memory are not prefetched (MAX_NUMBERS).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ...core import AttentionConfig, Cancelled
+from ...core.weights import draw_weights_polling
+
+MAX_NUMBERS = 2_000_000  # normals per draw (n·d + 4·d²): d_model 512 at 512 tokens is 1.3 M
+
+
+def weight_key(config: AttentionConfig) -> tuple:
+    """What defines a draw (draw_weights' cache key)."""
+    return config.seed, config.n_tokens, config.d_model, config.init
+
+
+def neighbours(config: AttentionConfig) -> list[tuple]:
+    """The draws to prefetch after `config`: seed + 1, then seed - 1 (not below 0); none for
+    sizes above MAX_NUMBERS."""
+    seed, n, d, init = weight_key(config)
+    if n * d + 4 * d * d > MAX_NUMBERS:
+        return []
+    return [(s, n, d, init) for s in (seed + 1, seed - 1) if s >= 0]
+
+
+def prefetch(keys: list[tuple], wanted: Callable[[], tuple | None],
+             compute_waiting: Callable[[], bool], should_stop: Callable[[], bool]) -> int:
+    """Draw `keys` in order (runner thread); the number drawn or found cached.
+
+    `wanted()`: the weight key of the newest compute request; `compute_waiting()`: one is
+    queued; `should_stop()`: this job's cancel token (a newer prefetch, or closing)."""
+    done = 0
+    for key in keys:
+        def stop(key=key) -> bool:
+            return should_stop() or (compute_waiting() and wanted() != key)
+        if stop():
+            break
+        try:
+            draw_weights_polling(*key, should_stop=stop)
+        except Cancelled:
+            break
+        done += 1
+    return done

@@ -1,0 +1,1 @@
+"""The one reader of users' files and the one writer of outputs."""
