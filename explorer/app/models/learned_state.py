@@ -213,7 +213,7 @@ class LearnedState(Observable):
         if not self.model.capabilities.generation:
             self.error.emit(translate("app.learned_state", "generation needs a decoder: choose smollm2-135m or the trained model as the model source"))
             return False
-        self._set_busy(translate("app.learned_state", "generating with {model}…").format(model=self.source))
+        self._set_busy(translate("app.learned_state", "generating with {model}…").format(model=self.model.title()))
         job = job or (partial(self._generate_job, fit=True) if fit else self._generate_job)
         self._generations.submit(job, self.source, self.device, self.text, k, cancellable=True)
         return True
