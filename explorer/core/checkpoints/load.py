@@ -71,7 +71,12 @@ def _key(ckpt: Checkpoint, device: str, dtype: str | None) -> tuple:
 def load_checkpoint(where, device: str = "cpu", should_stop=None, progress=None,
                     dtype: str | None = "float32"):
     """The checkpoint at `where` (folder or cached repo id) on `device`, loaded once (cached per
-    folder, device and dtype; a changed file loads again). CheckpointError: one line."""
+    folder, device and dtype; a changed file loads again). CheckpointError: one line.
+
+    dtype: what the weights are read as for the transformers path. The native forwards compute in
+    float32, so a native model is always read as float32, widened once as each tensor is read
+    (asking for the file's own dtype used to keep a bfloat16 copy beside the float32 one while the
+    model was built: 1.50× the float32 size at the peak instead of 1.25×, docs/benchmarks.md)."""
     from ..backends import resolve_torch_device
     ckpt = where if isinstance(where, Checkpoint) else open_checkpoint(where)
     dev = str(resolve_torch_device(device))
@@ -112,7 +117,7 @@ def _load(ckpt: Checkpoint, device: str, dtype, should_stop, progress):
     check(should_stop, "loading the model")
     if way == NATIVE:
         from .tensors import load_tensors
-        tensors = load_tensors(ckpt, device, dtype, should_stop, progress)
+        tensors = load_tensors(ckpt, device, "float32", should_stop, progress)
         check(should_stop, "loading the model")
         try:
             weights = build(ckpt.config, tensors)
