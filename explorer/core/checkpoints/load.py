@@ -21,6 +21,7 @@ import threading
 from ..cancel import check
 from ..config import MAX_TOKENS
 from ..messages import QT_TRANSLATE_NOOP
+from .families import NATIVE_TYPES
 from .layout import Checkpoint, open_checkpoint, size_text
 from .native import CheckpointError
 
@@ -33,15 +34,8 @@ _LOCK = threading.Lock()
 _CACHE: dict = {}
 
 
-# The families the app computes itself (encoders.py, decoders.py), torch-free so that listing the
-# cache (the window's start-up, `models`) imports no torch; the load asks families.builders() and
-# goes through transformers for a type it does not hold after all.
-NATIVE_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "electra",
-                          "gpt2", "llama", "mistral", "qwen2", "qwen3", "gemma2"})
-
-
 def native_types() -> frozenset:
-    """The model types the app computes itself."""
+    """The model types the app computes itself (families.NATIVE_TYPES)."""
     return NATIVE_TYPES
 
 
