@@ -23,7 +23,7 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files.user_files import UserFileError, check_regular, read_user_file
+from ..files.user_files import UserFileError, check_regular, open_user_file, read_user_file
 from ..messages import QT_TRANSLATE_NOOP
 from .native import CheckpointError
 
@@ -254,28 +254,18 @@ def read_header(path: Path) -> dict[str, TensorInfo]:
         return CheckpointError(f"{where} is not a valid safetensors file ({reason})")
 
     try:
-        info = check_regular(path)
+        with open_user_file(path) as (handle, opened):  # the one safe reader: regular files only
+            size = opened.st_size
+            if size < 8:
+                raise bad(f"{size} bytes: truncated")
+            (length,) = struct.unpack("<Q", handle.read(8))
+            if length > MAX_HEADER_BYTES:
+                raise bad(f"its header claims {length} bytes, more than {MAX_HEADER_BYTES}")
+            if 8 + length > size:
+                raise bad(f"its header claims {length} bytes, the file has {size}: truncated")
+            raw = handle.read(length)
     except UserFileError as exc:
         raise CheckpointError(str(exc)) from None
-    size = info.st_size
-    if size < 8:
-        raise bad(f"{size} bytes: truncated")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise CheckpointError(f"cannot read {path}: {exc.strerror or exc.__class__.__name__}") from None
-    with os.fdopen(fd, "rb") as handle:
-        opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode):
-            raise bad("not a regular file")
-        size = opened.st_size
-        (length,) = struct.unpack("<Q", handle.read(8))
-        if length > MAX_HEADER_BYTES:
-            raise bad(f"its header claims {length} bytes, more than {MAX_HEADER_BYTES}")
-        if 8 + length > size:
-            raise bad(f"its header claims {length} bytes, the file has {size}: truncated")
-        raw = handle.read(length)
     if len(raw) != length:
         raise bad("truncated while reading")
     try:

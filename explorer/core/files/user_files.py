@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..messages import QT_TRANSLATE_NOOP, TranslatableError
@@ -64,15 +65,14 @@ def check_regular(path: str | os.PathLike) -> os.stat_result:
     return info
 
 
-def read_user_file(path: str | os.PathLike, max_bytes: int) -> bytes:
-    """The bytes of the regular file at `path`, at most `max_bytes` of them, else UserFileError.
-
-    Never blocks: a FIFO, a device, a folder or a socket (or a symlink to one) is refused before
-    anything is read, and a file larger than `max_bytes` before it is read whole."""
+@contextmanager
+def open_user_file(path: str | os.PathLike):
+    """(binary handle, fstat) of the regular file at `path`, else UserFileError; for a reader
+    that reads only part of a large file (a safetensors header). Never blocks: anything that is
+    not a regular file (or a symlink to one) is refused before it is opened, and again after (a
+    file swapped in between)."""
     path = Path(path)
-    info = check_regular(path)
-    if info.st_size > max_bytes:
-        raise _too_large(path, max_bytes, info.st_size)
+    check_regular(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
@@ -82,6 +82,19 @@ def read_user_file(path: str | os.PathLike, max_bytes: int) -> bytes:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):  # swapped since the stat
             raise UserFileError.of(NOT_REGULAR, ("kind",), path=str(path), kind=_kind(opened.st_mode))
+        yield handle, opened
+
+
+def read_user_file(path: str | os.PathLike, max_bytes: int) -> bytes:
+    """The bytes of the regular file at `path`, at most `max_bytes` of them, else UserFileError.
+
+    Never blocks: a FIFO, a device, a folder or a socket (or a symlink to one) is refused before
+    anything is read, and a file larger than `max_bytes` before it is read whole."""
+    path = Path(path)
+    info = check_regular(path)
+    if info.st_size > max_bytes:
+        raise _too_large(path, max_bytes, info.st_size)
+    with open_user_file(path) as (handle, _opened):
         try:
             data = handle.read(max_bytes + 1)
         except OSError as exc:
