@@ -20,7 +20,7 @@ from ...core.cancel import Cancelled
 from ...core.checkpoints.layout import Checkpoint, open_checkpoint, size_text
 from ...core.config import ConfigError
 from ..i18n import translate
-from .learned import RANDOM_LENGTH, Analysis, sequence_tokens
+from .learned import RANDOM_LENGTH, analysis_of, sequence_tokens
 from .model_source import Capabilities, ModelSource
 
 ROPE_KEYS = ("rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct", "rotary_emb_base")
@@ -105,8 +105,6 @@ class CheckpointSource(ModelSource):
     def analyse(self, device, text, sequence="text", seed=0, padding=0, should_stop=None,
                 random_length=None):
         """As PretrainedSource.analyse, the model loaded through load_checkpoint."""
-        from ...core.checkpoints.load import run
-        from ...core.learned import find_repeat, score_heads
         start = time.perf_counter()
         try:
             model = self.load(device, should_stop)
@@ -116,14 +114,7 @@ class CheckpointSource(ModelSource):
         if should_stop is not None and should_stop():
             return None
         tokens = self.tokens_for(model, text, sequence, seed, random_length)
-        result = run(model, tokens, padding=padding)
-        n = len(tokens.ids)
-        repeat = find_repeat(tokens.ids)
-        roles = score_heads(result.attentions[:, :, :n, :n], causal=model.is_decoder, repeat=repeat)
-        return Analysis(model.spec, str(model.device), sequence, text, result.tokens.ids,
-                        result.tokens.labels, result.attentions, tuple(roles), repeat, result.next_top,
-                        result.loss, loaded - start, time.perf_counter() - loaded, padding,
-                        tuple(result.tokens.pieces))
+        return analysis_of(model, model.spec, tokens, text, sequence, padding, loaded - start)
 
     def prune(self, device, text, sequence, seed, heads, should_stop=None):
         if not self.capabilities.pruning:
@@ -147,23 +138,12 @@ class CheckpointSource(ModelSource):
             reason = ("it is an encoder" if self.kind == "encoder" else
                       "generation and the KV cache need the native forward (this model goes through transformers)")
             raise ConfigError(f"{self.name} does not generate: {reason}")
-        import numpy as np
-        from ...core.learned.analysis import tokenize
-        from ...core.learned.generation import run_generation
-        from .learned_generation import GenerationRun, _fitting
+        from .learned_generation import generate_with
         try:
             model = self.load(device, should_stop)
         except Cancelled:
             return None
-        tokens = tokenize(model, text)
-        if fit:
-            k = _fitting(k, len(tokens.ids), model.spec.max_tokens)
-        records, cache, new = run_generation(model, tokens, k, check=True, keep_steps=True,
-                                             should_stop=should_stop, one_pass=True)
-        keys = np.stack([t.float().cpu().numpy() for t in cache.keys])
-        values = np.stack([t.float().cpu().numpy() for t in cache.values])
-        return GenerationRun(self.name, len(tokens.ids), tuple(records), tuple(new.labels),
-                             model.tokenizer.decode(new.ids), keys, values, text, model.spec)
+        return generate_with(model, self.name, text, k, should_stop, fit)
 
 
 def _config_pad(ckpt: Checkpoint) -> int:

@@ -127,6 +127,22 @@ class LayerPicture:
             score=f"{role.score:.2f}")
 
 
+def analysis_of(model, spec: ModelSpec, tokens, text: str, sequence: str, padding: int = 0,
+                load_s: float = 0.0) -> Analysis:
+    """One forward pass of a loaded model (core.learned LoadedModel: bundled or own checkpoint) over
+    `tokens`, its heads' roles scored on the real tokens only (padding appended and masked as keys):
+    the Analysis every natively run source gives."""
+    from ...core.learned.analysis import run
+    start = time.perf_counter()
+    result = run(model, tokens, padding=padding)
+    n = len(tokens.ids)
+    repeat = find_repeat(tokens.ids)
+    roles = score_heads(result.attentions[:, :, :n, :n], causal=model.is_decoder, repeat=repeat)
+    return Analysis(spec, str(model.device), sequence, text, result.tokens.ids, result.tokens.labels,
+                    result.attentions, tuple(roles), repeat, result.next_top, result.loss, load_s,
+                    time.perf_counter() - start, padding, tuple(result.tokens.pieces))
+
+
 def layer_picture(analysis: Analysis, layer: int) -> LayerPicture:
     weights = analysis.attentions[layer]  # (h, n, n)
     n = weights.shape[-1]

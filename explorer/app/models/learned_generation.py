@@ -46,11 +46,18 @@ def generate_pretrained(name: str, device: str, text: str, k: int, should_stop=N
     many as the model's length limit leaves after the text (the KV tab steps without being asked: it
     must not fail on a prompt near the limit)."""
     from ...core.learned import load_model  # on use: the KV panel imports this module at start-up
-    from ...core.learned.analysis import tokenize
-    from ...core.learned.generation import run_generation
     model = load_model(name, device)
     if should_stop is not None and should_stop():
         return None
+    return generate_with(model, name, text, k, should_stop, fit)
+
+
+def generate_with(model, name: str, text: str, k: int, should_stop=None, fit: bool = False) -> GenerationRun:
+    """A loaded decoder (core.learned LoadedModel: bundled or own checkpoint, the source called
+    `name`) stepped through the text and `k` tokens of its own with its real KV cache, each step
+    checked against one full causal pass."""
+    from ...core.learned.analysis import tokenize
+    from ...core.learned.generation import run_generation
     tokens = tokenize(model, text)
     if fit:
         k = _fitting(k, len(tokens.ids), model.spec.max_tokens)

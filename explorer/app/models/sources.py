@@ -14,9 +14,9 @@ from __future__ import annotations
 import time
 
 from ...core.config import ConfigError
-from ...core.learned import MODELS, ModelSpec, find_repeat, install_problem, load_model, score_heads
+from ...core.learned import MODELS, ModelSpec, install_problem, load_model
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from .learned import (RANDOM_LENGTH, TRAINED, Analysis, analyse_trained, prune_trained,
+from .learned import (RANDOM_LENGTH, TRAINED, Analysis, analyse_trained, analysis_of, prune_trained,
                       sequence_tokens, trained_spec)
 from .model_source import COURSE, RANDOM, Capabilities, CourseSource, ModelSource
 from ..observable import Event
@@ -56,21 +56,13 @@ class PretrainedSource(ModelSource):
                 random_length=None):
         """Load the model on `device` (cached) and analyse the sequence; padding tokens are appended
         and masked as keys (core's run); head roles are scored on the real tokens only."""
-        from ...core.learned.analysis import run
         start = time.perf_counter()
         model = load_model(self.name, device)
         loaded = time.perf_counter()
         if should_stop is not None and should_stop():
             return None  # a newer request waits: it would be dropped anyway
         tokens = sequence_tokens(model, text, sequence, seed, random_length or RANDOM_LENGTH)
-        result = run(model, tokens, padding=padding)
-        n = len(tokens.ids)
-        repeat = find_repeat(tokens.ids)
-        roles = score_heads(result.attentions[:, :, :n, :n], causal=model.is_decoder, repeat=repeat)
-        return Analysis(self._spec, str(model.device), sequence, text, result.tokens.ids,
-                        result.tokens.labels, result.attentions, tuple(roles), repeat, result.next_top,
-                        result.loss, loaded - start, time.perf_counter() - loaded, padding,
-                        tuple(result.tokens.pieces))
+        return analysis_of(model, self._spec, tokens, text, sequence, padding, loaded - start)
 
     def load(self, device="cpu", should_stop=None, progress=None):
         return load_model(self.name, device)  # ~1 s the first time (three files, no progress)

@@ -156,28 +156,3 @@ def spec_for(ckpt: Checkpoint, weights=None, pad_id: int = 0, way: str | None = 
     return ModelSpec(ckpt.name, kind, layers, heads, kv_heads, d_model, min(max_positions, MAX_TOKENS),
                      "", "", str(ckpt.folder), ("safetensors", "tokenizers"), "", ckpt.nbytes / 1e6,
                      description(ckpt, way), pad_id=pad_id, head_dim=head_dim)
-
-
-def run(model, tokens, head_mask=None, padding: int = 0):
-    """One forward pass of a checkpoint's model (NativeModel.forward) over `tokens`: the same
-    result as core.learned.analysis.run gives for the bundled models."""
-    import torch
-    from ..learned.analysis import LearnedResult, check_head_mask, check_length, padded, sentence_loss, top_k
-    n = len(tokens.ids)
-    tokens = padded(model, tokens, padding)
-    check_length(model, len(tokens.ids))
-    mask = check_head_mask(model, head_mask)
-    ids = list(tokens.ids)
-    keys = (torch.arange(len(ids), device=model.device) < n) if padding else None
-    with torch.inference_mode():
-        out = model.weights.forward(ids, mask, keys)
-        attentions = out["attentions"].float().cpu().numpy()
-        if model.is_decoder:
-            logits = out.get("logits")
-            if logits is None:
-                return LearnedResult(tokens, attentions, None, None, None)
-            return LearnedResult(tokens, attentions, None, top_k(model, logits[n - 1]),
-                                 sentence_loss(logits[:n], ids[:n]))
-        hidden = out.get("hidden")
-        return LearnedResult(tokens, attentions, None if hidden is None else hidden[:n].float().cpu().numpy(),
-                             None, None)

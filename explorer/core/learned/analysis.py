@@ -115,10 +115,14 @@ def run(model, tokens: Tokens, head_mask=None, padding: int = 0) -> LearnedResul
     ids = list(tokens.ids)
     keys = (torch.arange(len(ids), device=model.device) < n) if padding else None  # (n + pad,) bool
     with torch.inference_mode():
-        if model.is_decoder:
-            out = model.weights.forward(ids, mask, keys)  # the NativeModel contract (checkpoints/native.py)
-            return LearnedResult(tokens, out["attentions"].float().cpu().numpy(), None,
-                                 top_k(model, out["logits"][n - 1]), sentence_loss(out["logits"][:n], ids[:n]))
-        out = model.weights.forward(ids, mask, keys)
-        return LearnedResult(tokens, out["attentions"].float().cpu().numpy(),
-                             out["hidden"][:n].float().cpu().numpy(), None, None)
+        out = model.weights.forward(ids, mask, keys)  # the NativeModel contract (checkpoints/native.py)
+        attentions = out["attentions"].float().cpu().numpy()
+        if model.is_decoder:  # a model run through transformers may give no logits
+            logits = out.get("logits")
+            if logits is None:
+                return LearnedResult(tokens, attentions, None, None, None)
+            return LearnedResult(tokens, attentions, None, top_k(model, logits[n - 1]),
+                                 sentence_loss(logits[:n], ids[:n]))
+        hidden = out.get("hidden")
+        return LearnedResult(tokens, attentions, None if hidden is None else hidden[:n].float().cpu().numpy(),
+                             None, None)
