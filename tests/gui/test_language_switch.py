@@ -77,7 +77,8 @@ def test_switching_emits_no_state_event_and_recomputes_nothing(qtbot, make_windo
             found = untranslated(window, TOKENS)
             assert not found, "English left right after the switch:\n" + "\n".join(found)
         run_posted_events()
-        qtbot.wait(50)
+        qtbot.waitUntil(window.state.is_idle)  # (a compute a switch set off would show here)
+        run_posted_events()
     assert {name: n for name, n in counts.items() if n} == {}
     assert submits == {key: 0 for key in submits}, "a topic view computed again"
     assert computes == [] and window.state.is_idle()
