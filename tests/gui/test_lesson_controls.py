@@ -14,6 +14,7 @@ from explorer.gui.learned.source import ModelSourceControl
 from explorer.gui.pe.panel import PEPanel
 from explorer.gui.topics.cross_view import CrossView
 from explorer.gui.topics.encoder_view import EncoderView
+from explorer.gui.topics.peft import PeftView
 from explorer.gui.topics.masks_view import MasksView
 from explorer.gui.topics.pruning_view import PruningView
 from explorer.gui.topics.qkv_view import QKVView
@@ -21,7 +22,7 @@ from explorer.gui.topics.scaling_view import ScalingView
 from explorer.gui.training.view import TrainView
 
 VIEWS = (ControlPanel, ModelSourceControl, KVPanel, PEPanel, QKVView, ScalingView, CrossView,
-         MasksView, PruningView, EncoderView, TrainView)
+         MasksView, PruningView, EncoderView, PeftView, TrainView)
 
 
 def test_every_lesson_control_is_declared_by_exactly_one_view():
@@ -36,7 +37,7 @@ def test_every_lesson_control_is_declared_by_exactly_one_view():
 def test_the_lesson_wiring_finds_each_named_control_in_the_window(make_window):
     window = make_window()
     lessons = window.install_lessons()
-    for topic in {"qkv", "scaling", "cross", "masks", "pruning", "encoder"}:
+    for topic in {"qkv", "scaling", "cross", "masks", "pruning", "encoder", "peft"}:
         window.topics_controller.show_topic(topic, apply_preset=False)
     found = {name: lessons.control_widget(name) for name in CONTROLS}
     missing = [name for name, widget in found.items() if not isinstance(widget, QWidget)]

@@ -4,7 +4,9 @@ config.
 One field per control (napari's one-control-one-field pattern): the scaling topic's weight init
 and plotted measure, the encoder block's norm placement, activation and d_ff (None: 4·d_model),
 the cross-attention topic's encoder sentence and whether its ``<pad>`` tokens are padding, the
-pruning topic's head mask (None: every head kept) and the heads the Q/K/V and masks topics show.
+pruning topic's head mask (None: every head kept), the heads the Q/K/V and masks topics show,
+and the PEFT topic's method, LoRA target, r, α, rsLoRA, B, steps, adapter seed, IA³ strength,
+virtual tokens, layers of its parameter table and the head it shows.
 Each field emits ``<name>_changed(value)`` only on a real change, so a widget that follows its
 own echo stops there. `app.topics` builds the topic jobs from these fields; they persist in
 ``settings.json`` (``to_dict`` / ``from_dict``).
@@ -21,6 +23,9 @@ SCALING_MEASURES = ("max_weight", "entropy")
 ACTIVATIONS = ("gelu", "relu")
 DEFAULT_ENCODER_TEXT = "I went to school by bus <pad> <pad>"
 MAX_ENCODER_TEXT = 2000  # characters: a sentence, not a file
+PEFT_METHODS = ("lora", "ia3", "prefix", "prompt")  # core.topics.peft checks the numbers' ranges
+PEFT_TARGETS = ("q", "k", "v", "o")
+PEFT_B_INITS = ("zero", "seed", "trained")
 
 
 def _d_ff(value):
@@ -35,6 +40,18 @@ def _head(value):
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"a head must be an int >= 0, got {value!r}")
     return value
+
+
+def _count(value):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"must be a whole number >= 0, got {value!r}")
+    return value  # its range (r <= d_model, ...) is the core's to check, with its own message
+
+
+def _strength(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 2:
+        raise ValueError(f"the IA³ strength must be a number from 0 to 2, got {value!r}")
+    return float(value)
 
 
 def _text(value):
@@ -65,10 +82,24 @@ class TopicSettings(Observable):
     pruning_mask = Field(None, _head_mask)            # tuple[bool, ...] | None: all heads kept
     qkv_head = Field(0, _head)
     masks_head = Field(0, _head)
+    peft_method = Field("lora", one_of(*PEFT_METHODS))
+    peft_target = Field("q", one_of(*PEFT_TARGETS))
+    peft_rank = Field(2, _count)                       # clamped to 1 … d_model where used
+    peft_alpha = Field(8, _count)
+    peft_rslora = Field(False, flag)
+    peft_b_init = Field("zero", one_of(*PEFT_B_INITS))
+    peft_steps = Field(20, _count)
+    peft_seed = Field(0, _count)
+    peft_ia3_strength = Field(0.5, _strength)
+    peft_virtual = Field(2, _count)
+    peft_layers = Field(1, _count)
+    peft_head = Field(0, _head)
 
     NAMES = ("scaling_init", "scaling_measure", "encoder_norm_first", "encoder_activation",
              "encoder_d_ff", "cross_text", "cross_pad_is_padding", "pruning_mask", "qkv_head",
-             "masks_head")
+             "masks_head", "peft_method", "peft_target", "peft_rank", "peft_alpha", "peft_rslora",
+             "peft_b_init", "peft_steps", "peft_seed", "peft_ia3_strength", "peft_virtual",
+             "peft_layers", "peft_head")
 
     def __init__(self, **values):
         super().__init__()

@@ -18,6 +18,7 @@ from ...core.topics import (CrossConfig, CrossResult, EncoderConfig, EncoderResu
                            head_importance, mask_layers, prune_heads, score_statistics)
 from ...core import Cancelled
 from ...core.config import split_sentence
+from ...core.topics.peft import PeftConfig, PeftResult, peft_topic
 from ...core.topics.scaling import ScoreStats, SweepResult
 from .topic_settings import TopicSettings
 
@@ -107,6 +108,18 @@ def compute_scaling(result, init: str, should_stop=None) -> ScalingData | None:
 compute_scaling.cancellable = True
 
 
+def compute_peft(config: PeftConfig, should_stop=None) -> PeftResult | None:
+    """The PEFT topic's base and adapted attention (worker thread); None once stale (training
+    and the forwards poll `should_stop`)."""
+    try:
+        return peft_topic(config, should_stop=should_stop)
+    except Cancelled:
+        return None
+
+
+compute_peft.cancellable = True
+
+
 # ----- jobs: (fn, *args) for a topic view's runner, read from the topic settings ----------------
 def masks_job(result, topics: TopicSettings) -> tuple:
     return (compute_masks, result)
@@ -136,3 +149,18 @@ def pruning_job(result, topics: TopicSettings, importance=None) -> tuple:
 
 def scaling_job(result, topics: TopicSettings) -> tuple:
     return (compute_scaling, result, topics.scaling_init)
+
+
+def peft_config(result, topics: TopicSettings) -> PeftConfig:
+    """The PEFT topic's setting for `result`: r is kept within 1 … d_model (the saved r may be
+    larger than a smaller model allows; the core refuses what is still out of range)."""
+    d = result.config.d_model
+    return PeftConfig(attention=result.config, method=topics.peft_method, target=topics.peft_target,
+                      rank=max(1, min(topics.peft_rank, d)), alpha=topics.peft_alpha,
+                      rslora=topics.peft_rslora, b_init=topics.peft_b_init, steps=topics.peft_steps,
+                      adapter_seed=topics.peft_seed, ia3_strength=topics.peft_ia3_strength,
+                      virtual=topics.peft_virtual, layers=topics.peft_layers)
+
+
+def peft_job(result, topics: TopicSettings) -> tuple:
+    return (compute_peft, peft_config(result, topics))

@@ -13,7 +13,7 @@ from pathlib import Path
 from ...core.config import AttentionConfig
 
 TABS = ("heads", "pe", "kv", "overview", "generate", "train")
-TOPICS = ("qkv", "scaling", "cross", "masks", "pruning", "encoder")  # gui/topics/menu.TOPICS
+TOPICS = ("qkv", "scaling", "cross", "masks", "pruning", "encoder", "peft")  # gui/topics/menu.TOPICS
 RANDOM_MODEL = "random"
 # control name -> where it lives: "controls" (the controls dock), or the tab / topic showing it
 CONTROLS = {
@@ -26,6 +26,7 @@ CONTROLS = {
     "qkv_head": "qkv", "scaling_init": "scaling", "scaling_measure": "scaling",
     "cross_sentence": "cross", "masks_head": "masks", "pruning_heads": "pruning",
     "encoder_norm": "encoder", "encoder_activation": "encoder",
+    "peft_method": "peft", "peft_target": "peft", "peft_rank": "peft", "peft_b_init": "peft",
 }
 LANGS = ("en", "ko")
 LESSON_KEYS = ("title", "summary", "order")

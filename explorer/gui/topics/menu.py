@@ -45,6 +45,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic("masks", "masks_view:MasksView", MASKS_CONFIG),
     Topic("pruning", "pruning_view:PruningView", PRESETS["many-heads"].config),
     Topic("encoder", "encoder_view:EncoderView", PRESETS["course-lab3"].config),
+    Topic("peft", "peft.view:PeftView", PRESETS["course-lab3"].config),  # a package: the folder is full
 )
 
 

@@ -101,6 +101,16 @@ TEXTS: dict[str, TopicText] = {t.key: t for t in (
                           "d_ff = 4·d_model. The bars show each stage's size: Post-LN brings every token back to norm "
                           "√d_model, Pre-LN lets the residual stream grow. The FFN weights are drawn from seed + 2 with "
                           "a 1/√fan_in scale.")),
+    TopicText(
+        "peft", "PEFT", QT_TRANSLATE_NOOP("topics.texts", "PEFT: LoRA, IA³, prefix and prompt tuning"),
+        QT_TRANSLATE_NOOP("topics.texts",
+                          "Parameter-efficient fine-tuning freezes the model's weights and trains a few new "
+                          "numbers. LoRA adds ΔW = (α/r)·B·A to one matrix (rsLoRA: α/√r); B starts at 0, so "
+                          "training starts exactly at the base model (the course multiplies row vectors, x·W, so "
+                          "ΔW shows here transposed: Aᵀ·Bᵀ). IA³ scales the columns of K and V by learned vectors "
+                          "l_k, l_v. Prefix tuning adds v virtual keys and values every query can attend to; "
+                          "prompt tuning puts v virtual tokens before the sentence. The table counts what each "
+                          "method trains (heads split d_model: their number changes no count).")),
 )}
 
 # Short notes the views show when something needs saying (English sources; shown in the UI language).
