@@ -15,6 +15,9 @@ Events (emitted on the main thread):
   training stops.
 - ``loaded(config, path)``: a model file was loaded (its config, with the session's device).
 
+`LoraSession` (at the end) runs a LoRA fine-tune of a trained model the same way, in chunks on
+the same runner: Start, Pause, Cancel, and the adapter's files made on the main thread.
+
 A saved model's bytes are made on the main thread, only while no chunk runs (``is_idle``): the
 trainer is the runner's between chunks; the Train tab writes them through the one output writer
 (explorer.core.files.output_files). Loading runs on the runner (it imports torch, reads the file through
@@ -26,8 +29,10 @@ language when they have a template (a refused model file, a bad config).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
-from ..core.messages import TranslatableError
+from ..core.config import ConfigError
+from ..core.messages import QT_TRANSLATE_NOOP, TranslatableError
 from ..core.training import TrainConfig, validate_train
 from .i18n import error_text
 from .observable import Event, Observable
@@ -67,6 +72,11 @@ def _train_chunk(trainer, config: TrainConfig, threads: int, max_steps: int, sec
     if trainer is None:
         from ..core.training import Trainer  # imports torch, on the runner's thread
         trainer = Trainer(config, threads=threads)
+    return _steps(trainer, max_steps, seconds, should_stop)
+
+
+def _steps(trainer, max_steps: int, seconds: float, should_stop):
+    """Step a Trainer (or a FineTune) until done, max_steps, `seconds` or should_stop(). → it"""
     deadline = time.perf_counter() + seconds
     done = 0
     while (not trainer.done and done < max_steps and time.perf_counter() < deadline
@@ -175,6 +185,146 @@ class TrainingSession(Observable):
             self._set_status("done")
         elif self._running:
             self._submit(max_steps=self.config.steps)
+
+    def _set_status(self, status: str) -> None:
+        if status != self.status:
+            self.status = status
+            self._notify("status_changed", status)
+
+
+# ----- a LoRA fine-tune (the Train tab's LoRA mode) ----------------------------------------------
+NO_BASE = QT_TRANSLATE_NOOP("core", "there is no base model yet: train one or load a model file")
+
+
+def _load_base_job(path, device: str):
+    """Runs on the runner: ("base", model, its TrainConfig, path) read from a model file."""
+    from ..core.training import load_model
+    model, config, _steps = load_model(path, device)
+    return "base", model, config, path
+
+
+def _tune_chunk(tune, base, lora, threads: int, max_steps: int, seconds: float, should_stop):
+    """Runs on the runner: a FineTune of the base (a model, or a callable giving the Train tab's
+    model now: read on this thread, between training chunks) if `tune` is None, then steps."""
+    if tune is None:
+        from ..core.training.lora_tune import FineTune
+        model = base() if callable(base) else base
+        if model is None:
+            raise ConfigError.of(NO_BASE)
+        tune = FineTune(model, lora, threads=threads)
+    return _steps(tune, max_steps, seconds, should_stop)
+
+
+class LoraSession(Observable):
+    """A LoRA fine-tune on the runner (Start, Pause, Cancel), like TrainingSession.
+
+    The base is the Train tab's trained model (`use_trained(get_model, config)`: the model is
+    read on the runner when the fine-tune starts, and copied; give this session the training
+    session's runner) or a model file (`load_base`, read on the runner). Events, on the main
+    thread: ``progress(records, full_records, snapshots)`` (new since the last delivery),
+    ``status_changed(status)`` (idle, running, paused, done), ``error(message)`` and
+    ``base_changed(config, path)`` (path None: the trained model).
+    """
+
+    def __init__(self, runner, threads: int = 1):
+        super().__init__()
+        from ..core.training.lora_config import LoraConfig
+        self.config = LoraConfig()
+        self.threads = threads
+        self.base = None          # a model, or a callable giving one (on the runner)
+        self.base_config = None   # its TrainConfig
+        self.base_path = None     # the file it came from (None: the trained model)
+        self.tune = None
+        self.records, self.full_records, self.snapshots = [], [], []
+        self.status = "idle"
+        self._running = False
+        self.progress, self.status_changed, self.error, self.base_changed = Event(), Event(), Event(), Event()
+        self._channel = runner.channel(self._on_chunk, priority=-1, describe=_describe)
+
+    def is_idle(self) -> bool:
+        return self._channel.is_idle()
+
+    def use_trained(self, get_model, config: TrainConfig) -> None:
+        """The base: the model `get_model()` returns on the runner (its TrainConfig `config`)."""
+        self.cancel()
+        self.base, self.base_config, self.base_path = get_model, config, None
+        self.base_changed.emit(config, None)
+
+    def load_base(self, path, device: str = "cpu") -> None:
+        """Read a model file on the runner; `base_changed` follows, or `error`."""
+        self.cancel()
+        self._channel.submit(_load_base_job, path, device)
+
+    def set_config(self, config) -> None:
+        """The next fine-tune's settings: ConfigError (nothing changed) if they do not fit the base."""
+        from ..core.training.lora_config import validate_lora
+        if self.base_config is None:
+            raise ConfigError.of(NO_BASE)
+        self.config = validate_lora(config, self.base_config)
+        self.cancel()
+
+    def start(self) -> None:
+        if self.status in ("running", "done"):
+            return
+        if self.base is None:
+            self.error.emit(error_text(ConfigError.of(NO_BASE)))
+            return
+        self._running = True
+        self._set_status("running")
+        self._submit()
+
+    def pause(self) -> None:
+        self._running = False
+        if self.status == "running":
+            self._set_status("paused")
+
+    def cancel(self) -> None:
+        """Stop and forget the fine-tune (the base stays); a chunk in flight is never delivered."""
+        self._running = False
+        self._channel.submit(lambda: None)
+        self.tune, self.records, self.full_records, self.snapshots = None, [], [], []
+        self._set_status("idle")
+
+    def adapter_files(self) -> list:
+        """[(name, bytes)] of the adapter in peft's layout (core.training.lora_save), made on the
+        main thread while no chunk runs. RuntimeError if nothing is trained or it is running."""
+        if self.tune is None:
+            raise RuntimeError("nothing fine-tuned yet")
+        if self.status == "running" or not self.is_idle():
+            raise RuntimeError("pause the fine-tune before saving")
+        from ..core.training.lora_save import adapter_files
+        name = None if self.base_path is None else Path(self.base_path).name
+        return adapter_files(self.tune.model, self.tune.step_count, name)
+
+    def _submit(self) -> None:
+        self._channel.submit(_tune_chunk, self.tune, self.base, self.config, self.threads,
+                             self.config.steps, CHUNK_SECONDS, cancellable=True)
+
+    def _on_chunk(self, generation: int, result, error: str | None) -> None:
+        if error is not None:
+            self._running = False
+            self._set_status("idle" if self.tune is None else "paused")
+            self.error.emit(error)
+            return
+        if result is None:  # the empty job cancel submits
+            return
+        if isinstance(result, tuple):  # a base read from a file
+            _, model, config, path = result
+            self.base, self.base_config, self.base_path = model, config, path
+            self.base_changed.emit(config, path)
+            return
+        self.tune = tune = result
+        records, full = tune.records[len(self.records):], tune.full_records[len(self.full_records):]
+        snapshots = tune.snapshots[len(self.snapshots):]
+        self.records += records
+        self.full_records += full
+        self.snapshots += snapshots
+        self.progress.emit(records, full, snapshots)
+        if tune.done:
+            self._running = False
+            self._set_status("done")
+        elif self._running:
+            self._submit()
 
     def _set_status(self, status: str) -> None:
         if status != self.status:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QSlider, QSplitter, QTextBrowser,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QButtonGroup, QFileDialog, QHBoxLayout, QLabel, QRadioButton, QSlider,
+                               QSplitter, QStackedWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from ...app.runner import Runner
 from ...app.training import TrainingSession, training_runner
@@ -30,6 +30,7 @@ from ..plotting.i18n import translate
 from .controls import TrainControls
 from .curves import TrainingCurves
 from .heads import SnapshotHeads
+from .lora_view import LoraPanel
 
 SAVED_CHOICES = ("task", "n_layers", "n_heads", "d_model", "seed", "lr", "steps")
 
@@ -77,6 +78,12 @@ class TrainView(QWidget):
         self.scrubber.setRange(0, 0)
         self.scrubber.setEnabled(False)
         self.scrubber_label = QLabel(translate("training.view", "no snapshot yet"))
+        self.lora = LoraPanel(self.runner, trained=self._trained_base)  # the LoRA mode's page
+        self.mode_train, self.mode_lora = QRadioButton(), QRadioButton()
+        self.mode_train.setChecked(True)
+        self._modes = QButtonGroup(self)
+        self._modes.addButton(self.mode_train)
+        self._modes.addButton(self.mode_lora)
         self._build()
         self._connect()
         self._refresh_texts()
@@ -85,7 +92,7 @@ class TrainView(QWidget):
     # ----- construction ----------------------------------------------------------------------
     def _build(self) -> None:
         left = QWidget()
-        column = QVBoxLayout(left)
+        column = self._column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.controls)
         column.addWidget(self.explanation, 1)
@@ -112,9 +119,22 @@ class TrainView(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([260, 900])
+        # the mode switch sits at the top of the shown page's left column (set_mode moves it):
+        # a row across the tab took its height from the curves, ~55 px tall at 1024 × 768
+        self.mode_bar = QWidget()
+        modes = QHBoxLayout(self.mode_bar)
+        modes.setContentsMargins(4, 4, 4, 0)
+        modes.setSpacing(10)
+        for widget in (self.mode_train, self.mode_lora):
+            modes.addWidget(widget)
+        modes.addStretch(1)
+        self._column.insertWidget(0, self.mode_bar)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.splitter)
+        self.pages.addWidget(self.lora)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.splitter)
+        layout.addWidget(self.pages, 1)
 
     def _connect(self) -> None:
         c, s = self.controls, self.session
@@ -132,6 +152,33 @@ class TrainView(QWidget):
         s.status_changed.connect(self._on_status)
         s.error.connect(self._on_error)
         s.loaded.connect(self._on_loaded)
+        self.mode_lora.toggled.connect(lambda on: self.set_mode("lora" if on else "train"))
+        self.lora.message.connect(self.message)
+
+    # ----- the two modes: training from scratch, a LoRA fine-tune of the trained model -------
+    def set_mode(self, mode: str) -> None:
+        """"train" or "lora": the page shown; the other mode's run is paused (one at a time)."""
+        lora = mode == "lora"
+        if self.mode_lora.isChecked() != lora:
+            (self.mode_lora if lora else self.mode_train).setChecked(True)  # (toggled calls back here)
+            return
+        (self.session if lora else self.lora.session).pause()
+        (self.lora.left_column if lora else self._column).insertWidget(0, self.mode_bar)
+        self.pages.setCurrentWidget(self.lora if lora else self.splitter)
+        if lora and self.lora.session.base_config is None and self.session.trainer is not None:
+            self.lora.use_trained()
+
+    def mode(self) -> str:
+        return "lora" if self.mode_lora.isChecked() else "train"
+
+    def _trained_base(self):
+        """(model getter, TrainConfig, steps) of this tab's trained model, or None. The getter
+        runs on the runner's thread when a fine-tune starts (between training chunks)."""
+        trainer, session = self.session.trainer, self.session
+        if trainer is None:
+            return None
+        return (lambda: None if session.trainer is None else session.trainer.model,
+                trainer.config, trainer.step_count)
 
     # ----- actions ---------------------------------------------------------------------------
     def set_device(self, device: str) -> None:
@@ -142,6 +189,7 @@ class TrainView(QWidget):
     def set_colormap(self, name: str) -> None:
         self.colormap = name
         self.heads.set_colormap(name)
+        self.lora.set_colormap(name)
 
     def _fresh_config(self) -> bool:
         """Before a fresh run: the settings as the session's config; False (and a message) if invalid."""
@@ -217,6 +265,7 @@ class TrainView(QWidget):
         (False: a chunk still runs on the daemon thread, abandoned; it delivers nothing). A running
         animation export is cancelled, its staged files removed (waited for up to a second)."""
         self.session.pause()
+        self.lora.shutdown()
         if self._export_job is not None and self._export_job.running:
             self._export_job.cancel(wait_s=1.0)
         return self.runner.close(0) if self._own_runner else True
@@ -340,6 +389,10 @@ class TrainView(QWidget):
     # ----- looks -----------------------------------------------------------------------------
     def _refresh_texts(self) -> None:
         self.timeline_label.setText(translate("training.view", "Timeline"))
+        self.mode_bar.setToolTip(translate("training.view", "Train a fresh model, or fine-tune a LoRA "
+                                                            "on the trained one"))
+        self.mode_train.setText(translate("training.view", "Train from scratch"))
+        self.mode_lora.setText(translate("training.view", "LoRA fine-tune"))
         if not self.scrubber.isEnabled():
             self.scrubber_label.setText(translate("training.view", "no snapshot yet"))
         task = self.controls.task.currentData()
@@ -358,11 +411,13 @@ class TrainView(QWidget):
         explanation collapse so the plots take the screen (leaving presentation brings them back)."""
         self.controls.set_compact(on)
         self.explanation.setVisible(not on)
+        self.mode_bar.setVisible(not on)  # chosen before presenting, like the settings
         font = ui_font(16 if on else 10)
         for widget in (self.controls, self.explanation, self.scrubber_label):
             widget.setFont(font)
         self.curves.set_presentation(on)
         self.heads.set_presentation(on)
+        self.lora.set_presentation(on)
         total = sum(self.right_splitter.sizes()) or 1000
         # larger fonts: the curves need more of the height (at 0.45 their plots were ~55 px
         # tall on a 1024 × 768 projector; at 0.55 the heads below shrank to ~30 px)
