@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from .insight import course_insight
 from .learned import add_model_dump_options, run_model_dump
 from .options import add_config_options, add_language_option, config_from_args
 from .output import print_out
@@ -29,6 +30,7 @@ def run_dump(args: argparse.Namespace) -> int:
     from ..core import forward, run_kv_cache
     config = config_from_args(args)
     result = forward(config)
+    insight = course_insight(result, args)  # JSON keys of --sinks, --rollout, --words, --value-norms
     trace = run_kv_cache(config) if args.kv else None
     if args.format == "text":
         from ..app.i18n import set_current_language
@@ -38,5 +40,5 @@ def run_dump(args: argparse.Namespace) -> int:
         finally:
             set_current_language("en")
     else:
-        print_out(json.dumps(result_to_dict(result, trace), ensure_ascii=False))
+        print_out(json.dumps({**result_to_dict(result, trace), **insight}, ensure_ascii=False))
     return 0

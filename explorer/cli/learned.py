@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.config import ConfigError
 from ..core.learned import MODELS, installed_version, is_installed
+from .insight import add_insight_options, check_insight_args, model_insight, sampler_of, sampling_doc
 from .options import whole
 
 # dump options of the random-weights model that mean nothing for a pretrained one
@@ -99,8 +100,14 @@ def add_model_dump_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--random-tokens", type=whole, metavar="N",
                        help="instead of --text: N random token ids (seeded by --seed), repeated twice")
     group.add_argument("--layer", type=whole, help="only this layer's weights: (heads, n, n)")
+    group.add_argument("--adapter", metavar="DIR",
+                       help="a PEFT adapter folder (adapter_config.json + adapter_model.safetensors: LoRA, IA³, "
+                            "prefix or prompt tuning) applied to --model; virtual tokens come first in tokens "
+                            "and on the key axis (docs/adapters.md)")
     group.add_argument("--generate", type=whole, default=0, metavar="K",
-                       help="decoder: generate K tokens (greedy) with the top 5 of each")
+                       help="decoder: generate K tokens (greedy, or sampled with --temperature, --top-k, "
+                            "--top-p and --seed) with the top 5 of each")
+    add_insight_options(group)
 
 
 def _check_args(args: argparse.Namespace, spec, source) -> None:
@@ -145,8 +152,12 @@ def model_dump(args: argparse.Namespace) -> dict:
     problem = source.problem()  # not installed: the command that fixes it
     if problem is not None:
         raise problem
+    if getattr(args, "adapter", None) is not None:  # AdapterError (one line) for a bad adapter folder
+        from ..app.models.adapter_source import adapted_source
+        source = adapted_source(source, args.adapter)
     spec = source.spec()
     _check_args(args, spec, source)
+    check_insight_args(args, spec, source)
     text, sequence = (args.text, "text") if args.text is not None else ("", "random")
     analysis = source.analyse(args.device or "cpu", text, sequence, args.seed or 0,
                               random_length=args.random_tokens)
@@ -156,9 +167,12 @@ def model_dump(args: argparse.Namespace) -> dict:
            "head_roles": [r.to_dict() for r in analysis.roles]}
     if args.layer is not None:
         doc["layer"] = args.layer
+    if hasattr(analysis, "dump_fields"):  # an adapter: weights with the model's own queries, virtual_tokens, adapter
+        doc.update(analysis.dump_fields(args.layer))
     if spec.kind == "decoder" and analysis.loss is not None:
         doc["loss"] = analysis.loss
         doc["next_top5"] = [{"token": t, "p": round(p, 6), "id": i} for t, p, i in analysis.next_top]
+    doc.update(model_insight(source, args, analysis))  # --sinks, --rollout, --words, --value-norms, --logit-lens
     if args.generate or args.kv:
         doc.update(_generation(source, args))
     return doc
@@ -191,7 +205,7 @@ def _generation(source, args) -> dict:
     from ..core.learned.generation import run_generation
     from ..core.learned.sequences import random_repeated
     from ..app.models.checkpoint_source import CheckpointSource
-    if isinstance(source, CheckpointSource):  # a user's checkpoint (core.checkpoints.load, cached)
+    if isinstance(source, CheckpointSource) or hasattr(source, "adapter"):  # own checkpoint, adapter: cached loads
         model = source.load(args.device or "cpu")
         tokens = (tokenize(model, args.text) if args.text is not None
                   else source.tokens_for(model, "", "random", args.seed or 0, args.random_tokens))
@@ -199,8 +213,9 @@ def _generation(source, args) -> dict:
         model = load_model(source.name, args.device or "cpu")
         tokens = (tokenize(model, args.text) if args.text is not None
                   else random_repeated(model, args.random_tokens, seed=args.seed or 0))
-    records, cache, generated = run_generation(model, tokens, args.generate, check=args.kv)
-    out = {}
+    sampler = sampler_of(args)  # None: greedy
+    records, cache, generated = run_generation(model, tokens, args.generate, check=args.kv, choose=sampler)
+    out = {} if sampler is None else {"sampling": sampling_doc(sampler, model.tokenizer)}
     if args.generate:
         chosen_from = records[len(tokens.ids) - 1:-1]  # the step before each generated token
         out["generated"] = [{"token": label, "id": tid, "top5": rec.to_dict()["top5"]}

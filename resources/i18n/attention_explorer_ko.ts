@@ -2,6 +2,43 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
 <context>
+    <name>app.adapter_compare</name>
+    <message>
+        <source>Δ weight (adapted − base)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>app.adapter_state</name>
+    <message>
+        <source>{model} already has an adapter: choose its base model to load another</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An adapter goes on a bundled model or an own checkpoint: choose one under Model source first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{model} goes through transformers: adapters need the app&apos;s own forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>app.insight</name>
+    <message>
+        <source>L{layer} head {head}: {query} → {key} (words)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{where}: masked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{where}, weight {weight} (the key word&apos;s pieces summed, the query word&apos;s {n} pieces averaged)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>app.learned</name>
     <message>
         <source>prev</source>
@@ -712,6 +749,10 @@
         <translation>{name}: 알 수 없는 구조 {family} (열려면 transformers를 설치하세요)</translation>
     </message>
     <message>
+        <source>{name}: {family} is not computed natively, so its weights cannot be edited (an adapter needs the app&apos;s own forward)</source>
+        <translation>{name}: {family}은(는) 앱 자체 순전파로 계산하지 않으므로 가중치를 바꿀 수 없습니다 (어댑터에는 앱 자체의 순전파가 필요합니다)</translation>
+    </message>
+    <message>
         <source>{name}: {family} is an encoder-decoder model; open an encoder or a decoder</source>
         <translation>{name}: {family}은(는) 인코더-디코더 모델입니다. 인코더나 디코더를 여세요</translation>
     </message>
@@ -722,6 +763,290 @@
     <message>
         <source>{name} needs {need} of memory as {dtype}; {where} has {free} available</source>
         <translation>{name}은(는) {dtype}(으)로 {need}의 메모리가 필요합니다. {where}에는 {free}만 남아 있습니다</translation>
+    </message>
+    <message>
+        <source>{model} gives its attention only (no value vectors, no hidden states): value norms and the logit lens need a model the app runs itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one token only: there is no first token to drop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{model}: its run on edited tokens has other axes than its tokens (virtual tokens): the sink shares are shown as they are</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the course model is one attention layer with no vocabulary: the logit lens needs a decoder (choose smollm2-135m under Model source)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{model} generates greedily here: sampling needs a model the app runs itself (a bundled decoder or an own checkpoint)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{name}: an adapter needs a bundled model or an own checkpoint</source>
+        <translation>{name}: 어댑터는 내장 모델이나 직접 연 체크포인트에만 적용할 수 있습니다</translation>
+    </message>
+    <message>
+        <source>the base and the adapted analysis are of different texts</source>
+        <translation>기반 모델과 어댑터 적용 모델의 분석이 서로 다른 문장에 대한 것입니다</translation>
+    </message>
+    <message>
+        <source>there is no base model yet: train one or load a model file</source>
+        <translation>아직 기반 모델이 없습니다: 모델을 학습하거나 모델 파일을 불러오세요</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>IA³</source>
+        <translation>IA³</translation>
+    </message>
+    <message>
+        <source>prefix tuning</source>
+        <translation>prefix 튜닝</translation>
+    </message>
+    <message>
+        <source>prompt tuning</source>
+        <translation>prompt 튜닝</translation>
+    </message>
+    <message>
+        <source>{path} is not an adapter folder ({reason})</source>
+        <translation>{path}은(는) 어댑터 폴더가 아닙니다 ({reason})</translation>
+    </message>
+    <message>
+        <source>{path} has no adapter_config.json: not a PEFT adapter folder</source>
+        <translation>{path}에 adapter_config.json이 없습니다: PEFT 어댑터 폴더가 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json is not valid JSON ({reason})</source>
+        <translation>{path}: adapter_config.json이 올바른 JSON이 아닙니다 ({reason})</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json is not a JSON object</source>
+        <translation>{path}: adapter_config.json이 JSON 객체가 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path} holds only a pickled adapter ({file}), which is never loaded (unpickling runs code); save it with save_pretrained(dir, safe_serialization=True)</source>
+        <translation>{path}에는 pickle 어댑터({file})만 있습니다. pickle은 코드를 실행하므로 절대 불러오지 않습니다. save_pretrained(dir, safe_serialization=True)로 저장하세요</translation>
+    </message>
+    <message>
+        <source>the adapter weights {path} cannot be read ({reason})</source>
+        <translation>어댑터 가중치 {path}을(를) 읽을 수 없습니다 ({reason})</translation>
+    </message>
+    <message>
+        <source>{path} has no adapter_model.safetensors</source>
+        <translation>{path}에 adapter_model.safetensors가 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json: {key} must be {expected}, not {value}</source>
+        <translation>{path}: adapter_config.json: {key}은(는) {value}이(가) 아니라 {expected}이어야 합니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json: {key} must be a whole number from 1 to {limit}, not {value}</source>
+        <translation>{path}: adapter_config.json: {key}은(는) {value}이(가) 아니라 1부터 {limit}까지의 정수여야 합니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json: {key} has {n} entries, more than {limit}</source>
+        <translation>{path}: adapter_config.json: {key}의 항목이 {n}개로 최대 {limit}개를 넘습니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json has no {key}</source>
+        <translation>{path}: adapter_config.json에 {key}이(가) 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: {peft_type} adapters are not supported (LoRA, IA³, prefix tuning and prompt tuning are)</source>
+        <translation>{path}: {peft_type} 어댑터는 지원하지 않습니다 (LoRA, IA³, prefix 튜닝, prompt 튜닝을 지원합니다)</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json sets {key} to {value}, which is not supported ({why})</source>
+        <translation>{path}: adapter_config.json의 {key} = {value}은(는) 지원하지 않습니다 ({why})</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_config.json: {key} holds the pattern {value}, whose nested repetition could take forever to match</source>
+        <translation>{path}: adapter_config.json: {key}의 패턴 {value}은(는) 반복이 중첩되어 있어 일치 검사가 끝나지 않을 수 있습니다</translation>
+    </message>
+    <message>
+        <source>a positive finite number</source>
+        <translation>유한한 양수</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 또는 false</translation>
+    </message>
+    <message>
+        <source>a text</source>
+        <translation>문자열</translation>
+    </message>
+    <message>
+        <source>a list of module names or a regular expression</source>
+        <translation>모듈 이름 목록 또는 정규 표현식</translation>
+    </message>
+    <message>
+        <source>a list of module names</source>
+        <translation>모듈 이름 목록</translation>
+    </message>
+    <message>
+        <source>an object of module patterns and numbers</source>
+        <translation>모듈 패턴과 숫자로 된 객체</translation>
+    </message>
+    <message>
+        <source>a layer index or a list of them</source>
+        <translation>층 번호 또는 그 목록</translation>
+    </message>
+    <message>
+        <source>&quot;none&quot;, &quot;all&quot; or &quot;lora_only&quot;</source>
+        <translation>&quot;none&quot;, &quot;all&quot; 또는 &quot;lora_only&quot;</translation>
+    </message>
+    <message>
+        <source>1 (encoder-decoder adapters are not supported)</source>
+        <translation>1 (인코더-디코더 어댑터는 지원하지 않습니다)</translation>
+    </message>
+    <message>
+        <source>DoRA&apos;s magnitude vectors are not computed here</source>
+        <translation>DoRA의 크기(magnitude) 벡터는 여기서 계산하지 않습니다</translation>
+    </message>
+    <message>
+        <source>the model&apos;s embeddings are tied to its output layer</source>
+        <translation>모델의 임베딩이 출력층과 묶여(tied) 있습니다</translation>
+    </message>
+    <message>
+        <source>only its default is</source>
+        <translation>기본값만 지원합니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapters need the app&apos;s own forward; {name} ({family}) goes through transformers</source>
+        <translation>{path}: 어댑터는 앱 자체의 순전파가 필요합니다. {name} ({family})은(는) transformers로 계산됩니다</translation>
+    </message>
+    <message>
+        <source>{path}: prefix tuning needs a decoder; {name} is an encoder</source>
+        <translation>{path}: prefix 튜닝에는 디코더가 필요합니다. {name}은(는) 인코더입니다</translation>
+    </message>
+    <message>
+        <source>{path}: {method} on the bundled {name} is not supported (LoRA and IA³ are; open the model&apos;s own checkpoint folder for the rest)</source>
+        <translation>{path}: 내장 모델 {name}에서는 {method}을(를) 지원하지 않습니다 (LoRA와 IA³는 지원합니다. 나머지는 모델의 체크포인트 폴더를 직접 여세요)</translation>
+    </message>
+    <message>
+        <source>{path}: LoRA on the embeddings ({module}) is not supported</source>
+        <translation>{path}: 임베딩({module})에 대한 LoRA는 지원하지 않습니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_model.safetensors holds {n} tensors, more than {limit}: not an adapter</source>
+        <translation>{path}: adapter_model.safetensors에 텐서가 {n}개로 {limit}개를 넘습니다: 어댑터가 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path}: {tensor} is {dtype}, not a floating-point tensor</source>
+        <translation>{path}: {tensor}은(는) {dtype}이며 부동소수점 텐서가 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path}: {tensor} holds NaN or infinite values</source>
+        <translation>{path}: {tensor}에 NaN 또는 무한대 값이 있습니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_model.safetensors holds {tensor}, which is not a {method} tensor</source>
+        <translation>{path}: adapter_model.safetensors의 {tensor}은(는) {method} 텐서가 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_model.safetensors holds {tensor}, a module adapter_config.json does not target</source>
+        <translation>{path}: adapter_model.safetensors에 adapter_config.json이 대상으로 삼지 않은 모듈의 텐서 {tensor}이(가) 있습니다</translation>
+    </message>
+    <message>
+        <source>{path}: {module} has {found} but no {missing}</source>
+        <translation>{path}: {module}에 {found}은(는) 있지만 {missing}이(가) 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: {tensor} has rank {found}; adapter_config.json gives {module} r = {expected}</source>
+        <translation>{path}: {tensor}의 rank는 {found}이지만 adapter_config.json에 따르면 {module}의 r = {expected}입니다</translation>
+    </message>
+    <message>
+        <source>{path}: {tensor} adds a bias to {module}, which has none in {name}</source>
+        <translation>{path}: {tensor}은(는) {module}에 bias를 더하지만 {name}의 이 모듈에는 bias가 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter_model.safetensors holds no {method} tensors</source>
+        <translation>{path}: adapter_model.safetensors에 {method} 텐서가 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter for another base: {name} has no module {module}</source>
+        <translation>{path}: 다른 기반 모델용 어댑터입니다: {name}에는 {module} 모듈이 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter for another base: {tensor} has shape {found}, {name}&apos;s {target} needs {expected}</source>
+        <translation>{path}: 다른 기반 모델용 어댑터입니다: {tensor}의 모양은 {found}인데 {name}의 {target}에는 {expected}이(가) 필요합니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter for another base: prompt_embeddings has shape {found}; {name} needs (v, layers × 2 × K/V heads × d_head) = {expected}</source>
+        <translation>{path}: 다른 기반 모델용 어댑터입니다: prompt_embeddings의 모양은 {found}인데 {name}에는 (v, 층 × 2 × K/V 헤드 × d_head) = {expected}이(가) 필요합니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter for another base: prompt_embeddings has shape {found}; {name} needs (v, embedding width) = {expected}</source>
+        <translation>{path}: 다른 기반 모델용 어댑터입니다: prompt_embeddings의 모양은 {found}인데 {name}에는 (v, 임베딩 폭) = {expected}이(가) 필요합니다</translation>
+    </message>
+    <message>
+        <source>{path}: adapter for another base: adapter_config.json says {key} {found}, {name} has {expected}</source>
+        <translation>{path}: 다른 기반 모델용 어댑터입니다: adapter_config.json의 {key}은(는) {found}인데 {name}은(는) {expected}입니다</translation>
+    </message>
+    <message>
+        <source>{path}: {module} could be {first} or {second} of {name}</source>
+        <translation>{path}: {module}이(가) {name}의 {first}인지 {second}인지 알 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: {v} virtual tokens leave no room in {name} ({limit} positions)</source>
+        <translation>{path}: 가상 토큰 {v}개가 {name}의 위치({limit}개)를 모두 차지합니다</translation>
+    </message>
+    <message>
+        <source>{model}: value norms and the logit lens need the app&apos;s own forward (this model goes through transformers)</source>
+        <translation>{model}: 값 노름(value norm)과 로짓 렌즈(logit lens)에는 앱 자체의 순전파가 필요합니다 (이 모델은 transformers로 실행됩니다)</translation>
+    </message>
+    <message>
+        <source>attention flow is computed up to {limit} tokens at {layers} layers (it needs n² maximum flows); this sequence has {n} tokens: rollout shows the same layers</source>
+        <translation>어텐션 흐름(attention flow)은 {layers}개 층에서 토큰 {limit}개까지만 계산합니다 (최대 유량을 n²번 풀어야 합니다). 이 시퀀스는 토큰이 {n}개입니다: 같은 층을 롤아웃(rollout)으로 보세요</translation>
+    </message>
+    <message>
+        <source>{model} is an encoder: the logit lens needs a decoder</source>
+        <translation>{model}은(는) 인코더입니다: 로짓 렌즈(logit lens)에는 디코더가 필요합니다</translation>
+    </message>
+    <message>
+        <source>the temperature must be a number above 0, not {value}</source>
+        <translation>온도(temperature)는 0보다 큰 수여야 합니다. {value}는 쓸 수 없습니다</translation>
+    </message>
+    <message>
+        <source>top-k must be a whole number of at least 1, not {value}</source>
+        <translation>top-k는 1 이상의 정수여야 합니다. {value}는 쓸 수 없습니다</translation>
+    </message>
+    <message>
+        <source>top-p must be above 0 and at most 1, not {value}</source>
+        <translation>top-p는 0보다 크고 1 이하여야 합니다. {value}는 쓸 수 없습니다</translation>
+    </message>
+    <message>
+        <source>the sampling seed must be 0..{limit}, not {value}</source>
+        <translation>샘플링 시드는 0..{limit}이어야 합니다. {value}는 쓸 수 없습니다</translation>
+    </message>
+    <message>
+        <source>unknown PEFT setting {value} (choose {choices})</source>
+        <translation>알 수 없는 PEFT 설정 {value} ({choices} 중에서 고르세요)</translation>
+    </message>
+    <message>
+        <source>LoRA needs at least one target among q, k, v, o</source>
+        <translation>LoRA에는 q, k, v, o 중 대상이 하나 이상 필요합니다</translation>
+    </message>
+    <message>
+        <source>unknown LoRA target {value}; choose among q, k, v, o</source>
+        <translation>알 수 없는 LoRA 대상 {value}: q, k, v, o 중에서 고르세요</translation>
+    </message>
+    <message>
+        <source>a LoRA target is named twice: {value}</source>
+        <translation>LoRA 대상이 두 번 지정되었습니다: {value}</translation>
+    </message>
+    <message>
+        <source>LoRA rank must be a whole number from 1 to d_model ({d_model}), got {value}</source>
+        <translation>LoRA rank는 1부터 d_model({d_model})까지의 정수여야 합니다. 받은 값: {value}</translation>
+    </message>
+    <message>
+        <source>LoRA alpha must be a number above 0 and at most {limit}, got {value}</source>
+        <translation>LoRA α는 0보다 크고 {limit} 이하인 수여야 합니다. 받은 값: {value}</translation>
     </message>
 </context>
 <context>
@@ -1032,6 +1357,171 @@
     </message>
 </context>
 <context>
+    <name>insight.lines</name>
+    <message>
+        <source>{token} (query {i}) attends most to {best} ({weight})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{token} (key {j}) gets most from {best} ({weight}); total {total}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enlarge a head (click it) to draw it as lines.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head {head}</source>
+        <translation type="unfinished">헤드 {head}</translation>
+    </message>
+    <message>
+        <source>{title} — queries left, keys right; a line&apos;s opacity is its weight. Hover a token to keep only its lines.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>insight.mount</name>
+    <message>
+        <source>Inside attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pieces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one row and column per token piece, as the model reads them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pieces grouped into words (Korean: eojeol): a word&apos;s key pieces summed, its query pieces averaged; rows still sum to 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the enlarged head as lines between two columns of tokens (opacity = weight); click a head to enlarge it</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>insight.rollout</name>
+    <message>
+        <source>rollout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>flow</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>insight.sampling</name>
+    <message>
+        <source>greedy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>÷ temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>top-k</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>top-p</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>insight.saving</name>
+    <message>
+        <source>Save PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save this picture as a PNG file (twice the screen&apos;s size)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>insight.sinks</name>
+    <message>
+        <source>as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drop the first token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repeat the first token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>insight.view</name>
+    <message>
+        <source>Attention sinks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rollout and flow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value-weighted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>how much attention lands on the first token and on separators, per layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention rollout across the layers (0.5·A + 0.5·I), and attention flow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>‖α · v W_O‖ beside α: what each key really adds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a decoder&apos;s next token after each layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>kv.cache_view</name>
     <message>
         <source>K cache</source>
@@ -1255,6 +1745,33 @@
     </message>
 </context>
 <context>
+    <name>learned.adapter_views</name>
+    <message>
+        <source>adapted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attention of the model with the adapter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attention of the base model, without the adapter, on the same tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>adapted − base, cell by cell (red: more attention with the adapter, blue: less)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>learned.generation_view</name>
     <message>
         <source>next token, top 5</source>
@@ -1379,6 +1896,10 @@
         <translation>오른쪽 클릭: 끄기</translation>
     </message>
     <message>
+        <source>changed by the adapter: #{rank}, max |Δ| {value}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>layer {layer} head {head}: {role} {score}
 {others}
 click to open it; {state}</source>
@@ -1405,6 +1926,10 @@ click to open it; {state}</source>
     <message>
         <source>The overview shows a pretrained model: choose one under Model source.</source>
         <translation>개요는 사전학습 모델을 보여 줍니다: 모델 소스에서 하나를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>changed most by the adapter (max |adapted − base| weight): {heads}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{n} head off: measuring…</source>
@@ -1508,6 +2033,10 @@ click to open it; {state}</source>
     <message>
         <source>cannot be opened</source>
         <translation>열 수 없음</translation>
+    </message>
+    <message>
+        <source>{n} trainable parameters</source>
+        <translation>학습 가능한 매개변수 {n}개</translation>
     </message>
 </context>
 <context>
@@ -2077,6 +2606,205 @@ click to open it; {state}</source>
     </message>
 </context>
 <context>
+    <name>topics.peft_view</name>
+    <message>
+        <source>prefix tuning</source>
+        <translation>프리픽스 튜닝</translation>
+    </message>
+    <message>
+        <source>prompt tuning</source>
+        <translation>프롬프트 튜닝</translation>
+    </message>
+    <message>
+        <source>B = 0 (peft&apos;s start)</source>
+        <translation>B = 0 (peft의 시작값)</translation>
+    </message>
+    <message>
+        <source>B drawn by the seed</source>
+        <translation>시드로 뽑은 B</translation>
+    </message>
+    <message>
+        <source>B trained (toy task)</source>
+        <translation>학습한 B (연습 과제)</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>rank r</source>
+        <translation>rank r</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>strength</source>
+        <translation>세기</translation>
+    </message>
+    <message>
+        <source>virtual tokens v</source>
+        <translation>가상 토큰 v</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>adapter seed</source>
+        <translation>어댑터 시드</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>층</translation>
+    </message>
+    <message>
+        <source>ΔW = {scale}·Aᵀ·Bᵀ {shape}</source>
+        <translation>ΔW = {scale}·Aᵀ·Bᵀ {shape}</translation>
+    </message>
+    <message>
+        <source>σᵢ: W grey, ΔW blue</source>
+        <translation>σᵢ: W 회색, ΔW 파랑</translation>
+    </message>
+    <message>
+        <source>σᵢ of ΔW (of W: up to d_model {limit})</source>
+        <translation>ΔW의 σᵢ (W의 것은 d_model {limit}까지)</translation>
+    </message>
+    <message>
+        <source>l_k, l_v {shape} (1 = unchanged)</source>
+        <translation>l_k, l_v {shape} (1 = 그대로)</translation>
+    </message>
+    <message>
+        <source>virtual {name} {shape}</source>
+        <translation>가상 {name} {shape}</translation>
+    </message>
+    <message>
+        <source>input [E; X] {shape}: virtual rows first</source>
+        <translation>입력 [E; X] {shape}: 가상 행이 먼저</translation>
+    </message>
+    <message>
+        <source>head {head}: base</source>
+        <translation>헤드 {head}: 기본</translation>
+    </message>
+    <message>
+        <source>head {head}: adapted {shape}</source>
+        <translation>헤드 {head}: 어댑터 {shape}</translation>
+    </message>
+    <message>
+        <source>adapted − base</source>
+        <translation>어댑터 − 기본</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>쿼리</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>output: base {shape}</source>
+        <translation>출력: 기본 {shape}</translation>
+    </message>
+    <message>
+        <source>output: adapted {shape}</source>
+        <translation>출력: 어댑터 {shape}</translation>
+    </message>
+    <message>
+        <source>Δoutput = adapted − base</source>
+        <translation>Δoutput = 어댑터 − 기본</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>prefix</source>
+        <translation>프리픽스</translation>
+    </message>
+    <message>
+        <source>prompt</source>
+        <translation>프롬프트</translation>
+    </message>
+    <message>
+        <source>full fine-tune</source>
+        <translation>전체 미세조정</translation>
+    </message>
+    <message>
+        <source>LoRA on {name}: scale {scale}, trains r·(d_in + d_out) = {count} numbers instead of d_in·d_out = {full} ({percent} %).</source>
+        <translation>{name}에 LoRA: 배율 {scale}, d_in·d_out = {full}개 대신 r·(d_in + d_out) = {count}개만 학습합니다({percent} %).</translation>
+    </message>
+    <message>
+        <source>B = 0, so ΔW = 0: the adapted heads are exactly the base (peft starts so, and fine-tuning begins at the pretrained model).</source>
+        <translation>B = 0이므로 ΔW = 0: 어댑터를 붙인 헤드는 기본 모델과 정확히 같습니다(peft는 이렇게 시작하므로 미세조정은 사전학습 모델에서 출발합니다).</translation>
+    </message>
+    <message>
+        <source>B drawn by the seed (peft&apos;s init_lora_weights=False): ΔW has rank ≤ r = {r}, singular values {values}.</source>
+        <translation>시드로 뽑은 B (peft의 init_lora_weights=False): ΔW의 rank는 r = {r} 이하, 특이값 {values}.</translation>
+    </message>
+    <message>
+        <source>A and B trained {steps} Adam steps on a toy task (head 0 should look at the previous token; W frozen): loss {before} → {after}.</source>
+        <translation>A와 B를 간단한 연습 과제(헤드 0이 바로 앞 토큰을 보도록, W는 고정)로 Adam {steps}스텝 학습: 손실 {before} → {after}.</translation>
+    </message>
+    <message>
+        <source>Largest weight change per head: {changes}.</source>
+        <translation>헤드별 가장 큰 가중치 변화: {changes}.</translation>
+    </message>
+    <message>
+        <source>On {name} LoRA changes what the heads pass on, not where they look: the weights stay the same, so the output is shown (max |Δoutput| = {delta}).</source>
+        <translation>{name}의 LoRA는 헤드가 어디를 보는지가 아니라 무엇을 전달하는지를 바꿉니다: 가중치는 그대로이므로 출력을 보입니다(최대 |Δoutput| = {delta}).</translation>
+    </message>
+    <message>
+        <source>merged W + ΔW gives the same attention as the unmerged x·W + scale·(x·Aᵀ)·Bᵀ (max difference {diff}, float64)</source>
+        <translation>병합한 W + ΔW는 병합하지 않은 x·W + scale·(x·Aᵀ)·Bᵀ와 같은 어텐션을 줍니다(최대 차이 {diff}, float64)</translation>
+    </message>
+    <message>
+        <source>merged and unmerged differ by {diff}: more than rounding</source>
+        <translation>병합한 것과 병합하지 않은 것이 {diff}만큼 다릅니다: 반올림 오차보다 큽니다</translation>
+    </message>
+    <message>
+        <source>IA³ with l_k = l_v = 1 (peft&apos;s start): the heads are exactly the base.</source>
+        <translation>l_k = l_v = 1인 IA³ (peft의 시작값): 헤드는 기본 모델과 정확히 같습니다.</translation>
+    </message>
+    <message>
+        <source>IA³: the columns of K are multiplied by l_k and those of V by l_v, drawn as l = 1 + {strength}·N(0, 1) from seed {seed}: 2·d = {count} trainable numbers per layer.</source>
+        <translation>IA³: K의 열에는 l_k를, V의 열에는 l_v를 곱합니다. 시드 {seed}에서 l = 1 + {strength}·N(0, 1)로 뽑았으며, 층마다 학습할 수는 2·d = {count}개입니다.</translation>
+    </message>
+    <message>
+        <source>l_k moves where the heads look (largest weight change per head: {changes}); l_v only what they pass on (max |Δoutput| = {delta}).</source>
+        <translation>l_k는 헤드가 보는 곳을 바꾸고(헤드별 가장 큰 가중치 변화: {changes}), l_v는 전달하는 값만 바꿉니다(최대 |Δoutput| = {delta}).</translation>
+    </message>
+    <message>
+        <source>Prefix tuning: {v} virtual keys and values {labels} per layer (2·v·d = {count} trainable numbers per layer) before the real keys.</source>
+        <translation>프리픽스 튜닝: 층마다 가상 키와 값 {v}개({labels})를 실제 키 앞에 둡니다(층마다 학습할 수 2·v·d = {count}개).</translation>
+    </message>
+    <message>
+        <source>Every query may attend to them, under the causal mask and padding too: the weights are n × (v + n) = {rows} × {cols} and each row still sums to 1; the real keys keep {share} % of the weight on average.</source>
+        <translation>모든 쿼리는 causal 마스크나 패딩이 있어도 이들을 볼 수 있습니다: 가중치는 n × (v + n) = {rows} × {cols}이고 각 행의 합은 여전히 1입니다. 실제 키에는 평균 {share} %의 가중치가 남습니다.</translation>
+    </message>
+    <message>
+        <source>Prompt tuning: {v} virtual tokens {labels} before the sentence (v·d = {count} trainable numbers, in the input only).</source>
+        <translation>프롬프트 튜닝: 문장 앞에 가상 토큰 {v}개({labels})를 붙입니다(학습할 수 v·d = {count}개, 입력에만).</translation>
+    </message>
+    <message>
+        <source>The weights are (v + n) × (v + n) = {rows} × {cols}; under the causal mask every real token still sees every virtual one. The difference compares the real tokens.</source>
+        <translation>가중치는 (v + n) × (v + n) = {rows} × {cols}입니다. causal 마스크에서도 모든 실제 토큰은 모든 가상 토큰을 봅니다. 차이는 실제 토큰끼리 비교합니다.</translation>
+    </message>
+    <message>
+        <source>formula</source>
+        <translation>식</translation>
+    </message>
+    <message>
+        <source>trainable</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>% of full</source>
+        <translation>전체 대비 %</translation>
+    </message>
+</context>
+<context>
     <name>topics.pruning_view</name>
     <message>
         <source>all on</source>
@@ -2256,6 +2984,14 @@ click to open it; {state}</source>
         <translation>인코더 블록은 어텐션을 두 서브층으로 감싸고, 각 서브층에는 잔차 연결(Add)과 LayerNorm(Norm)이 있습니다. Post-LN(2017년 논문): h = LN(x + MHA(x)), out = LN(h + FFN(h)). Pre-LN(GPT-2 이후): h = x + MHA(LN(x)), out = h + FFN(LN(h)). 위치별 FFN은 모든 토큰에 같은 2층 신경망을 적용합니다: FFN(z) = act(z·W_1 + b_1)·W_2 + b_2, d_ff = 4·d_model. 막대는 각 단계의 크기입니다: Post-LN은 모든 토큰을 노름 √d_model로 되돌리고, Pre-LN은 잔차 흐름이 커지게 둡니다. FFN 가중치는 seed + 2에서 1/√fan_in 스케일로 뽑습니다.</translation>
     </message>
     <message>
+        <source>PEFT: LoRA, IA³, prefix and prompt tuning</source>
+        <translation>PEFT: LoRA·IA³·프리픽스·프롬프트 튜닝</translation>
+    </message>
+    <message>
+        <source>Parameter-efficient fine-tuning freezes the model&apos;s weights and trains a few new numbers. LoRA adds ΔW = (α/r)·B·A to one matrix (rsLoRA: α/√r); B starts at 0, so training starts exactly at the base model (the course multiplies row vectors, x·W, so ΔW shows here transposed: Aᵀ·Bᵀ). IA³ scales the columns of K and V by learned vectors l_k, l_v. Prefix tuning adds v virtual keys and values every query can attend to; prompt tuning puts v virtual tokens before the sentence. The table counts what each method trains (heads split d_model: their number changes no count).</source>
+        <translation>파라미터 효율적 미세조정(PEFT)은 모델의 가중치를 고정한 채 새로 추가한 적은 수의 숫자만 학습합니다. LoRA는 행렬 하나에 ΔW = (α/r)·B·A를 더합니다(rsLoRA: α/√r). B가 0에서 시작하므로 학습은 정확히 기본 모델에서 출발합니다. 이 강의는 행 벡터에 곱하므로(x·W), 여기서는 ΔW가 전치된 Aᵀ·Bᵀ로 보입니다. IA³는 학습된 벡터 l_k, l_v로 K와 V의 열의 크기를 조절합니다. 프리픽스 튜닝은 모든 쿼리가 볼 수 있는 가상 키와 값 v개를 더하고, 프롬프트 튜닝은 문장 앞에 가상 토큰 v개를 붙입니다. 표는 방법마다 학습하는 파라미터 수를 셉니다(헤드는 d_model을 나눌 뿐이라 헤드 수는 어떤 수도 바꾸지 않습니다).</translation>
+    </message>
+    <message>
         <source>All heads are pruned: the attention output is all zeros; in a block the residual connection still passes X through.</source>
         <translation>모든 헤드를 껐습니다: 어텐션 출력은 모두 0입니다. 블록 안에서는 잔차 연결이 X를 그대로 전달합니다.</translation>
     </message>
@@ -2398,6 +3134,270 @@ click to open it; {state}</source>
     </message>
 </context>
 <context>
+    <name>training.lora_controls</name>
+    <message>
+        <source>W_Q: the queries (rows 0 … d−1 of the fused qkv weight)</source>
+        <translation>W_Q: 쿼리 (합쳐진 qkv 가중치의 0 … d−1행)</translation>
+    </message>
+    <message>
+        <source>W_K: the keys (rows d … 2d−1 of qkv)</source>
+        <translation>W_K: 키 (qkv의 d … 2d−1행)</translation>
+    </message>
+    <message>
+        <source>W_V: the values (rows 2d … 3d−1 of qkv)</source>
+        <translation>W_V: 값 (qkv의 2d … 3d−1행)</translation>
+    </message>
+    <message>
+        <source>W_O: the output projection (out)</source>
+        <translation>W_O: 출력 투영 (out)</translation>
+    </message>
+    <message>
+        <source>Use trained model</source>
+        <translation>학습한 모델 사용</translation>
+    </message>
+    <message>
+        <source>Load base…</source>
+        <translation>기반 모델 열기…</translation>
+    </message>
+    <message>
+        <source>The model trained in this tab, as it is when the fine-tune starts</source>
+        <translation>이 탭에서 학습한 모델 (미세조정을 시작하는 순간의 상태)</translation>
+    </message>
+    <message>
+        <source>= r</source>
+        <translation>= r</translation>
+    </message>
+    <message>
+        <source>The update is (α / r)·B·A; “= r” keeps the scale at 1</source>
+        <translation>갱신량은 (α / r)·B·A입니다. “= r”이면 배율이 1로 유지됩니다</translation>
+    </message>
+    <message>
+        <source>Compare with a full fine-tune</source>
+        <translation>전체 미세조정과 비교</translation>
+    </message>
+    <message>
+        <source>Also fine-tune every weight of a copy of the base on the same batches (at the base&apos;s own learning rate)</source>
+        <translation>기반 모델의 복사본도 같은 배치로 모든 가중치를 미세조정합니다 (기반 모델 자신의 학습률로)</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>일시정지</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Forget the fine-tune (the base stays); the settings can be changed again</source>
+        <translation>미세조정을 버립니다 (기반 모델은 그대로). 설정을 다시 바꿀 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Save adapter…</source>
+        <translation>어댑터 저장…</translation>
+    </message>
+    <message>
+        <source>New task</source>
+        <translation>새 과제</translation>
+    </message>
+    <message>
+        <source>Rank r</source>
+        <translation>rank r</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>Targets</source>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>학습률</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>Trainable parameters: choose a base and at least one target</source>
+        <translation>학습 파라미터: 기반 모델과 대상을 하나 이상 고르세요</translation>
+    </message>
+    <message>
+        <source>Trainable: {lora} LoRA parameters, {share} of {total}; a full fine-tune trains {full}</source>
+        <translation>학습 파라미터: LoRA {lora}개, 전체 {total}개의 {share}. 전체 미세조정은 {full}개를 학습</translation>
+    </message>
+</context>
+<context>
+    <name>training.lora_curves</name>
+    <message>
+        <source>Loss on the new task</source>
+        <translation>새 과제의 손실</translation>
+    </message>
+    <message>
+        <source>Accuracy (held-out)</source>
+        <translation>정확도 (검증용)</translation>
+    </message>
+    <message>
+        <source>LoRA held-out</source>
+        <translation>LoRA 검증 손실</translation>
+    </message>
+    <message>
+        <source>LoRA train</source>
+        <translation>LoRA 학습 손실</translation>
+    </message>
+    <message>
+        <source>full fine-tune held-out</source>
+        <translation>전체 미세조정 검증 손실</translation>
+    </message>
+    <message>
+        <source>base (step 0)</source>
+        <translation>기반 모델 (0스텝)</translation>
+    </message>
+</context>
+<context>
+    <name>training.lora_heads</name>
+    <message>
+        <source>before</source>
+        <translation>이전</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>이후</translation>
+    </message>
+    <message>
+        <source>Before / after / difference of every head appear when the fine-tune starts.</source>
+        <translation>미세조정을 시작하면 모든 헤드의 이전 / 이후 / 차이가 나타납니다.</translation>
+    </message>
+    <message>
+        <source>Every head on the probe: before (the base), after (LoRA, step {step}) and Δ = after − before (red: more attention, blue: less; one scale for all heads, ±{top})</source>
+        <translation>프로브에서 본 모든 헤드: 이전(기반 모델), 이후(LoRA, {step}스텝), Δ = 이후 − 이전(빨강: 주의가 늘어남, 파랑: 줄어듦; 모든 헤드가 같은 눈금 ±{top})</translation>
+    </message>
+    <message>
+        <source>(heads 0–{last} of {count})</source>
+        <translation>(헤드 {count}개 중 0–{last})</translation>
+    </message>
+    <message>
+        <source>L{layer} head {head}: position {query} → {key}: before {before}, after {after}, difference {diff}</source>
+        <translation>L{layer} 헤드 {head}: 위치 {query} → {key}: 이전 {before}, 이후 {after}, 차이 {diff}</translation>
+    </message>
+</context>
+<context>
+    <name>training.lora_view</name>
+    <message>
+        <source>LoRA: a low-rank change</source>
+        <translation>LoRA: 낮은 rank의 변화</translation>
+    </message>
+    <message>
+        <source>The base model is frozen. Each chosen weight W (W_Q, W_K, W_V or W_O) gets two small matrices, A (r × d) and B (d × r), and the layer uses W + (α / r)·B·A. Only A and B train: 2·r·d numbers per matrix instead of d². B starts at 0, so at step 0 the model is exactly the base: the curves start at the base&apos;s loss on the new task and the difference heads start white.</source>
+        <translation>기반 모델은 고정됩니다. 고른 가중치 W(W_Q, W_K, W_V 또는 W_O)마다 작은 행렬 A (r × d)와 B (d × r)가 붙고, 층은 W + (α / r)·B·A를 씁니다. A와 B만 학습됩니다: 행렬마다 d²개 대신 2·r·d개의 수. B는 0에서 시작하므로 0스텝의 모델은 기반 모델과 정확히 같습니다: 곡선은 새 과제에 대한 기반 모델의 손실에서 시작하고, 차이 헤드는 하얗게 시작합니다.</translation>
+    </message>
+    <message>
+        <source>r and α</source>
+        <translation>r과 α</translation>
+    </message>
+    <message>
+        <source>The rank r bounds how much the weight can change: ΔW has rank at most r. α / r scales the update; α = r (the default) makes it 1. Keep α fixed while trying other ranks and the update keeps its size.</source>
+        <translation>rank r은 가중치가 바뀔 수 있는 폭을 제한합니다: ΔW의 rank는 최대 r입니다. α / r은 갱신량의 배율이며, α = r(기본값)이면 1입니다. 다른 rank를 시험할 때 α를 고정해 두면 갱신량의 크기가 유지됩니다.</translation>
+    </message>
+    <message>
+        <source>Against a full fine-tune</source>
+        <translation>전체 미세조정과 비교</translation>
+    </message>
+    <message>
+        <source>With the comparison on, a copy of the base trains every weight on the same batches (dashed curve). It usually gets further, with many times more trainable parameters; the saved adapter is only A and B.</source>
+        <translation>비교를 켜면 기반 모델의 복사본이 같은 배치로 모든 가중치를 학습합니다(점선 곡선). 보통 더 멀리 가지만 학습 파라미터가 몇 배나 많습니다. 저장되는 어댑터는 A와 B뿐입니다.</translation>
+    </message>
+    <message>
+        <source>No trained model yet: train one (Train from scratch), or load a base.</source>
+        <translation>아직 학습한 모델이 없습니다: 먼저 학습하거나(처음부터 학습) 기반 모델을 불러오세요.</translation>
+    </message>
+    <message>
+        <source>reading {path}…</source>
+        <translation>{path} 읽는 중…</translation>
+    </message>
+    <message>
+        <source>base loaded from {path}</source>
+        <translation>{path}에서 기반 모델을 불러왔습니다</translation>
+    </message>
+    <message>
+        <source>Base: none yet (train a model, or load one)</source>
+        <translation>기반 모델: 아직 없음 (모델을 학습하거나 불러오세요)</translation>
+    </message>
+    <message>
+        <source>{layers} layers × {heads} heads, d_model {d}, trained on {task}</source>
+        <translation>{layers}층 × 헤드 {heads}개, d_model {d}, {task} 과제로 학습</translation>
+    </message>
+    <message>
+        <source>Base: the model trained here ({sizes}; step {step})</source>
+        <translation>기반 모델: 여기서 학습한 모델 ({sizes}; {step}스텝)</translation>
+    </message>
+    <message>
+        <source>Base: {name} ({sizes})</source>
+        <translation>기반 모델: {name} ({sizes})</translation>
+    </message>
+    <message>
+        <source>fine-tuning a LoRA…</source>
+        <translation>LoRA 미세조정 중…</translation>
+    </message>
+    <message>
+        <source>adapter not saved: {reason}</source>
+        <translation>어댑터를 저장하지 못했습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>adapter saved to {path}</source>
+        <translation>어댑터를 {path}에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>idle: choose the base and the settings, then Start</source>
+        <translation>대기: 기반 모델과 설정을 고른 뒤 시작을 누르세요</translation>
+    </message>
+    <message>
+        <source>fine-tuning: step {step} of {steps}</source>
+        <translation>미세조정 중: {steps}스텝 중 {step}</translation>
+    </message>
+    <message>
+        <source>paused at step {step} of {steps}</source>
+        <translation>일시정지: {steps}스텝 중 {step}</translation>
+    </message>
+    <message>
+        <source>done: {step} steps</source>
+        <translation>완료: {step}스텝</translation>
+    </message>
+    <message>
+        <source>LoRA: {reason}</source>
+        <translation>LoRA: {reason}</translation>
+    </message>
+    <message>
+        <source>Load a base model</source>
+        <translation>기반 모델 불러오기</translation>
+    </message>
+    <message>
+        <source>safetensors (*.safetensors)</source>
+        <translation>safetensors (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Save the adapter into a folder</source>
+        <translation>어댑터를 폴더에 저장</translation>
+    </message>
+    <message>
+        <source>Replace the adapter?</source>
+        <translation>어댑터를 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>{folder} holds an adapter already. Replace it?</source>
+        <translation>{folder}에 이미 어댑터가 있습니다. 바꿀까요?</translation>
+    </message>
+</context>
+<context>
     <name>training.picture</name>
     <message>
         <source>L{layer} head {head}: no snapshot yet</source>
@@ -2532,6 +3532,18 @@ click to open it; {state}</source>
     <message>
         <source>saved training settings ignored: {reason}</source>
         <translation>저장된 학습 설정을 무시했습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>Train a fresh model, or fine-tune a LoRA on the trained one</source>
+        <translation>새 모델을 학습하거나, 학습한 모델에 LoRA를 미세조정합니다</translation>
+    </message>
+    <message>
+        <source>Train from scratch</source>
+        <translation>처음부터 학습</translation>
+    </message>
+    <message>
+        <source>LoRA fine-tune</source>
+        <translation>LoRA 미세조정</translation>
     </message>
     <message>
         <source>{names} outside the controls&apos; ranges</source>

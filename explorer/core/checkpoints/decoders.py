@@ -32,6 +32,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
+from ..learned.bert import with_captures
 from ..learned.llama import KVCache
 from ..messages import QT_TRANSLATE_NOOP
 from .native import CheckpointError
@@ -123,8 +124,10 @@ class Decoder:
         normed = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
         return normed * (1.0 + w) if self.norm == "rms1p" else normed * w
 
-    def _embed(self, ids: list[int], positions: torch.Tensor) -> torch.Tensor:
-        x = self.embed[torch.as_tensor(ids, device=self.device)]  # (n, d)
+    def _embed(self, ids: list[int], positions: torch.Tensor, virtual: torch.Tensor | None = None) -> torch.Tensor:
+        x = self.embed[torch.as_tensor(ids, dtype=torch.long, device=self.device)]  # (n, d)
+        if virtual is not None:  # prompt tuning: (v, d) embeddings before the tokens' own
+            x = torch.cat([virtual.to(device=x.device, dtype=x.dtype), x])  # (v + n, d)
         if self.embed_scale is not None:
             x = x * torch.tensor(self.embed_scale, dtype=x.dtype, device=x.device)
         if self.pos_embed is not None:
@@ -141,7 +144,8 @@ class Decoder:
     def _layer(self, i: int, x: torch.Tensor, positions: torch.Tensor, rope, cache: KVCache | None,
                keep: torch.Tensor | None, key_mask: torch.Tensor | None):
         """One block over x (nq, d) at `positions` -> (x, weights (heads, nq, nk), q (heads, nq, dh),
-        attention output after W_O (nq, d)); with a cache, the new keys join it first."""
+        attention output after W_O (nq, d), the values mixed (kv_heads, nk, dh)); with a cache, the
+        new keys join it first."""
         p, n, dh = self.blocks[i], x.shape[0], self.d_head
         h = self._norm(x, p["attn_norm"], p.get("attn_norm_b"))
         q = F.linear(h, p["q"], p.get("q_b")).view(n, self.heads, dh)
@@ -171,7 +175,7 @@ class Decoder:
         mlp = F.linear(mlp, p["down"], p.get("down_b"))
         if "post_ffn_norm" in p:
             mlp = self._norm(mlp, p["post_ffn_norm"])
-        return x + mlp, weights, q, out
+        return x + mlp, weights, q, out, v
 
     def _attend(self, i, p, q, k, v, q_pos, keep, key_mask):
         """q (heads, nq, dh) against k, v (kv_heads, nk, dh), keys at positions 0..nk-1."""
@@ -201,16 +205,38 @@ class Decoder:
         return logits
 
     # -- the contract
-    def forward(self, ids: list[int], head_mask=None, key_mask=None) -> dict:
-        """The full causal pass: attentions (layers, heads, n, n), logits (n, vocab)."""
-        positions = torch.arange(len(ids), device=self.device)
-        x, rope = self._embed(ids, positions), self._rope(positions)
-        attentions = []
+    captures = ("values", "hidden_states")  # what forward(capture=...) can add (native.py)
+
+    def forward(self, ids: list[int], head_mask=None, key_mask=None, capture=(), cache: KVCache | None = None,
+                virtual: torch.Tensor | None = None) -> dict:
+        """The full causal pass: attentions (layers, heads, n, n), logits (n, vocab); `capture`
+        adds values + w_o and/or hidden_states (native.py).
+
+        PEFT's virtual tokens (core/adapters/virtual.py), as transformers computes them: `virtual`
+        (v, d_model) embeddings go before the tokens' own (prompt tuning: v more queries and keys
+        at positions 0..v-1, every output v + n long); a `cache` holding t keys and values per
+        layer (prefix tuning's) puts the tokens at positions t..t + n - 1, every query sees the t
+        cached keys (attentions (n, t + n)), and the cache grows. key_mask covers the n tokens."""
+        start = 0 if cache is None else cache.length
+        extra = 0 if virtual is None else virtual.shape[0]
+        positions = torch.arange(start, start + extra + len(ids), device=self.device)
+        x, rope = self._embed(ids, positions, virtual), self._rope(positions)
+        if key_mask is not None and start + extra:  # cached keys and virtual tokens are never padding
+            key_mask = torch.cat([torch.ones(start + extra, dtype=torch.bool, device=key_mask.device), key_mask])
+        attentions, values, states = [], [], [x]
         for i in range(self.layers):
             keep = None if head_mask is None else head_mask[i]
-            x, weights, _, _ = self._layer(i, x, positions, rope, None, keep, key_mask)
+            x, weights, _, _, v = self._layer(i, x, positions, rope, cache, keep, key_mask)
             attentions.append(weights)
-        return {"attentions": torch.stack(attentions), "logits": self._logits(x)}
+            values.append(v)
+            states.append(x)
+        out = {"attentions": torch.stack(attentions), "logits": self._logits(x)}
+        return with_captures(out, capture, values, [p["o"] for p in self.blocks], states)
+
+    def unembed(self, x: torch.Tensor) -> torch.Tensor:
+        """Residual stream (n, d_model) -> logits (n, vocab): the final norm and the unembedding
+        (soft-capped where the family caps), as after the last layer (the logit lens)."""
+        return self._logits(x)
 
     def new_cache(self) -> KVCache:
         return KVCache()
@@ -222,7 +248,7 @@ class Decoder:
         rows, queries, outputs = [], [], []
         for i in range(self.layers):
             keep = None if head_mask is None else head_mask[i]
-            x, weights, q, out = self._layer(i, x, positions, rope, cache, keep, None)
+            x, weights, q, out, _ = self._layer(i, x, positions, rope, cache, keep, None)
             rows.append(weights[:, 0])  # (heads, t + 1)
             queries.append(q[:, 0])  # (heads, dh)
             outputs.append(out[0])  # (d,)

@@ -30,7 +30,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
-from ..learned.bert import LAYER_KEYS, self_attention
+from ..learned.bert import LAYER_KEYS, self_attention, with_captures
 from ..messages import QT_TRANSLATE_NOOP
 from .native import CheckpointError
 
@@ -122,20 +122,25 @@ class EncoderModel:
     def device(self) -> torch.device:
         return self.word.device
 
-    def position_ids(self, ids: torch.Tensor) -> torch.Tensor:
-        """(n,) positions of the tokens `ids` (n,), as transformers computes them for the family."""
+    def position_ids(self, ids: torch.Tensor, virtual: int = 0) -> torch.Tensor:
+        """(virtual + n,) positions of `virtual` prompt-tuning tokens and the tokens `ids` (n,), as
+        transformers computes them for the family (a virtual token is never padding)."""
         if self.padding_idx is None:
-            return torch.arange(ids.shape[0], device=ids.device)
+            return torch.arange(virtual + ids.shape[0], device=ids.device)
         real = ids.ne(self.padding_idx).long()  # (n,)
+        real = torch.cat([torch.ones(virtual, dtype=torch.long, device=ids.device), real])  # (virtual + n,)
         return torch.cumsum(real, dim=0) * real + self.padding_idx
 
-    def embed(self, ids: list[int]) -> torch.Tensor:
-        """(n, d_model): word + position (+ token type 0) embeddings, LayerNorm, projection."""
-        n = len(ids)
+    def embed(self, ids: list[int], virtual: torch.Tensor | None = None) -> torch.Tensor:
+        """(n, d_model): word + position (+ token type 0) embeddings, LayerNorm, projection;
+        `virtual` (v, e) prompt-tuning embeddings go before the words' (then (v + n, d_model))."""
+        v = 0 if virtual is None else virtual.shape[0]
+        n = v + len(ids)
         if n > self.max_positions:
             raise ValueError(f"{n} tokens; this {self.family} model accepts at most {self.max_positions}")
-        t = torch.as_tensor(ids, dtype=torch.long, device=self.device)  # (n,)
-        x = self.word[t] + self.pos[self.position_ids(t)]  # (n, e)
+        t = torch.as_tensor(ids, dtype=torch.long, device=self.device)  # (n - v,)
+        words = self.word[t] if virtual is None else torch.cat([virtual.to(self.word), self.word[t]])  # (n, e)
+        x = words + self.pos[self.position_ids(t, v)]  # (n, e)
         if self.type0 is not None:
             x = x + self.type0
         x = F.layer_norm(x, (x.shape[-1],), *self.emb_ln, self.eps)
@@ -143,23 +148,33 @@ class EncoderModel:
             x = F.linear(x, *self.project)  # (n, d_model)
         return x
 
-    def forward(self, ids: list[int], head_mask=None, key_mask=None) -> dict:
+    captures = ("values", "hidden_states")  # what forward(capture=...) can add (native.py)
+
+    def forward(self, ids: list[int], head_mask=None, key_mask=None, capture=(),
+                virtual: torch.Tensor | None = None) -> dict:
         """attentions (layers, heads, n, n) float32 and hidden (n, d_model), the last layer's
         output. head_mask (layers, heads) 0/1: a 0 head's weights are multiplied by 0 before they
-        mix the values (the maps returned are unmasked); key_mask (n,) bool, False = padding key."""
+        mix the values (the maps returned are unmasked); key_mask (n,) bool, False = padding key;
+        `capture` adds values + w_o and/or hidden_states (native.py). `virtual` (v, e): prompt
+        tuning's embeddings before the tokens (core/adapters/virtual.py): every output v + n long."""
         dev = self.device
         mask = None if head_mask is None else torch.as_tensor(head_mask, dtype=torch.float32, device=dev)
         keys = None if key_mask is None else torch.as_tensor(key_mask, dtype=torch.bool, device=dev)
-        x = self.embed(ids)
+        if keys is not None and virtual is not None:  # a virtual token is never padding
+            keys = torch.cat([torch.ones(virtual.shape[0], dtype=torch.bool, device=dev), keys])
+        x = self.embed(ids, virtual)
         d = x.shape[-1]
-        attentions = []
+        attentions, values, states = [], [], [x]
         for i, p in enumerate(self.blocks):
-            attn_out, weights = self_attention(x, p, self.heads, None if mask is None else mask[i], keys)
+            attn_out, weights, v = self_attention(x, p, self.heads, None if mask is None else mask[i], keys)
             x = F.layer_norm(x + attn_out, (d,), p["ln1_w"], p["ln1_b"], self.eps)
             inner = self.act(F.linear(x, p["fi_w"], p["fi_b"]))  # (n, ffn)
             x = F.layer_norm(x + F.linear(inner, p["fo_w"], p["fo_b"]), (d,), p["ln2_w"], p["ln2_b"], self.eps)
             attentions.append(weights)
-        return {"attentions": torch.stack(attentions).float(), "hidden": x.float()}
+            values.append(v)
+            states.append(x)
+        out = {"attentions": torch.stack(attentions).float(), "hidden": x.float()}
+        return with_captures(out, capture, values, [p["o_w"] for p in self.blocks], states)
 
     def new_cache(self):
         raise NotImplementedError("an encoder has no KV cache")

@@ -27,6 +27,8 @@ from .native import CheckpointError
 
 NATIVE, TRANSFORMERS = "native", "transformers"
 UNKNOWN = QT_TRANSLATE_NOOP("core", "{name}: unknown architecture {family} (install transformers to open it)")
+NOT_NATIVE = QT_TRANSLATE_NOOP("core", "{name}: {family} is not computed natively, so its weights cannot be "
+                               "edited (an adapter needs the app's own forward)")
 ENCODER_DECODER = QT_TRANSLATE_NOOP("core", "{name}: {family} is an encoder-decoder model; open an encoder "
                                     "or a decoder")
 
@@ -52,6 +54,12 @@ def route(ckpt: Checkpoint) -> str:
     if transformers_installed():
         return TRANSFORMERS
     raise CheckpointError.of(UNKNOWN, name=ckpt.name, family=ckpt.model_type)
+
+
+def cache_key(ckpt: Checkpoint, device: str, dtype: str | None = "float32") -> tuple:
+    """What names a loaded model in a cache: the folder, device, dtype and the files' stamps (a
+    changed file loads again). core/adapters keys its adapted models on it too."""
+    return _key(ckpt, device, dtype)
 
 
 def _key(ckpt: Checkpoint, device: str, dtype: str | None) -> tuple:
@@ -96,13 +104,23 @@ def forget(where=None) -> None:
             del _CACHE[key]
 
 
-def _load(ckpt: Checkpoint, device: str, dtype, should_stop, progress):
+def load_edited(ckpt: Checkpoint, device: str, edit, should_stop=None, progress=None):
+    """The checkpoint built natively, its tensors passed through `edit(tensors) -> tensors` (a new
+    dict) before the family builder reads them: how core/adapters merges LoRA and IA³. Not cached
+    here (the caller caches what it edits); CheckpointError for a family not computed natively."""
+    from ..backends import resolve_torch_device
+    return _load(ckpt, str(resolve_torch_device(device)), "float32", should_stop, progress, edit)
+
+
+def _load(ckpt: Checkpoint, device: str, dtype, should_stop, progress, edit=None):
     import torch
     from ..learned.loader import LoadedModel
     from .tokenizer import checkpoint_tokenizer
     from .families import builders
     way = route(ckpt)
     build = builders().get(ckpt.model_type)
+    if build is None and edit is not None:
+        raise CheckpointError.of(NOT_NATIVE, name=ckpt.name, family=ckpt.model_type)
     if build is None:
         if not transformers_installed():
             raise CheckpointError.of(UNKNOWN, name=ckpt.name, family=ckpt.model_type)
@@ -113,6 +131,8 @@ def _load(ckpt: Checkpoint, device: str, dtype, should_stop, progress):
         from .tensors import load_tensors
         tensors = load_tensors(ckpt, device, "float32", should_stop, progress)
         check(should_stop, "loading the model")
+        if edit is not None:
+            tensors = edit(tensors)
         try:
             weights = build(ckpt.config, tensors)
         except CheckpointError:

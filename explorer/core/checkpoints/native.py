@@ -9,12 +9,29 @@ shared code (core/learned/analysis.run, generation.run_generation, pruning) call
     out = model.forward(ids)                # attentions (layers, heads, n, n)
     out = model.forward(ids, head_mask, key_mask)
     cache = model.new_cache(); out = model.step(cache, token)  # decoders: one token, real KV cache
+    out = model.forward(ids, capture=("values", "hidden_states"))  # what core/insight reads
+    logits = model.unembed(out["hidden_states"][layer])          # decoders: the logit lens
 
 Shapes: ids a list of ints; head_mask (layers, heads) float 0/1 (0 switches a head off: its
 weights are multiplied by 0 before they mix the values; the attention maps returned are the
 unmasked softmax); key_mask (n,) bool, False = a padding key (weight exactly 0 for every query).
 Tensors float32 on the model's device unless the model keeps its weights in another dtype
 (then the outputs are float32 all the same).
+
+`capture` (a tuple of names from the model's `captures`; a model without that attribute, such
+as one run through transformers, captures nothing) adds to forward's dict:
+- "values": values (layers, kv_heads, n, d_head), what each layer's heads mix (biases included;
+  query head h reads KV head h // (heads / kv_heads)), and w_o, per layer W_O as the forward
+  applies it, (d_model, heads · d_head) (out, in): head h's slice is w_o[:, h·d_head:(h+1)·d_head];
+- "hidden_states": (layers + 1, n, d_model), the residual stream before the first layer and after
+  each one (a decoder's before its final norm: `unembed` applies the norm and the unembedding).
+
+A model with a PEFT adapter's virtual tokens (core/adapters/virtual.py: prefix and prompt tuning)
+meets the same contract and adds `virtual_tokens` (v) and `virtual_queries`: its attentions have
+v virtual keys first, (layers, heads, n, v + n), and for prompt tuning v virtual queries too,
+(layers, heads, v + n, v + n); logits and hidden stay the n tokens'; new_cache() holds the v
+virtual positions already, so step() runs the adapted decoder as it is. A model without the
+attributes has none (v = 0).
 
 Qt-free; torch is imported by the family modules, not here.
 """
@@ -45,10 +62,15 @@ class NativeModel(Protocol):
     max_positions: int  # the longest input it accepts
     vocab: int
     device: Any         # torch.device
+    captures: tuple     # what forward's `capture` can add: ("values", "hidden_states") (module docstring)
 
-    def forward(self, ids: list[int], head_mask=None, key_mask=None) -> dict:
+    def forward(self, ids: list[int], head_mask=None, key_mask=None, capture=()) -> dict:
         """attentions (layers, heads, n, n) float32; an encoder also gives hidden (n, d_model),
-        the last layer's output; a decoder gives logits (n, vocab) float32."""
+        the last layer's output; a decoder gives logits (n, vocab) float32; `capture`: see above."""
+
+    def unembed(self, x):
+        """Decoders: a residual stream (n, d_model) -> logits (n, vocab), through the final norm and
+        the unembedding as after the last layer (core/insight/lens.py, the logit lens)."""
 
     def new_cache(self):
         """Decoders: an empty KV cache (core/learned/llama.KVCache: per layer K and V, each

@@ -59,9 +59,11 @@ class BertWeights:
     def max_positions(self) -> int:
         return self.pos.shape[0]
 
+    captures = ("values", "hidden_states")  # what forward(capture=...) can add (native.py)
+
     def forward(self, ids: list[int], head_mask: torch.Tensor | None = None,
-                key_mask: torch.Tensor | None = None) -> dict:
-        return forward(self, ids, head_mask, key_mask)
+                key_mask: torch.Tensor | None = None, capture=()) -> dict:
+        return forward(self, ids, head_mask, key_mask, capture)
 
     def new_cache(self):
         raise TypeError("an encoder has no KV cache")
@@ -72,8 +74,9 @@ class BertWeights:
 
 def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | None,
                    key_mask: torch.Tensor | None = None):
-    """(n, d) -> output (n, d), weights (h, n, n). `keep` (h,) scales each head's weights (0 prunes);
-    `key_mask` (n,) bool: False = a padding key, its weight exactly 0 (softmax over -inf)."""
+    """(n, d) -> output (n, d), weights (h, n, n), the values mixed (h, n, d_head). `keep` (h,)
+    scales each head's weights (0 prunes); `key_mask` (n,) bool: False = a padding key, its weight
+    exactly 0 (softmax over -inf)."""
     n, d = x.shape
     q, k, v = (F.linear(x, p[f"{c}_w"], p[f"{c}_b"]).view(n, heads, d // heads).transpose(0, 1)
                for c in "qkv")  # (h, n, d_head) each
@@ -83,26 +86,42 @@ def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | No
     weights = torch.softmax(scores, dim=-1)  # (h, n, n)
     mixed = weights if keep is None else weights * keep[:, None, None]  # (h, n, n)
     context = (mixed @ v).transpose(0, 1).reshape(n, d)  # (n, d)
-    return F.linear(context, p["o_w"], p["o_b"]), weights
+    return F.linear(context, p["o_w"], p["o_b"]), weights, v
 
 
 def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = None,
-            key_mask: torch.Tensor | None = None) -> dict:
+            key_mask: torch.Tensor | None = None, capture=()) -> dict:
     """attentions (layers, h, n, n) and the last hidden states (n, d); head_mask (layers, h) of 0/1;
-    key_mask (n,) bool, False for padding keys (every query row ignores them)."""
+    key_mask (n,) bool, False for padding keys (every query row ignores them); `capture` adds
+    values + w_o and/or hidden_states (core/checkpoints/native.py)."""
     n = len(ids)
     x = w.embed(ids) + w.pos[:n] + w.type0  # (n, d)
     d = x.shape[-1]
     x = F.layer_norm(x, (d,), w.ln_w, w.ln_b, w.eps)
-    attentions = []
+    attentions, values, states = [], [], [x]
     for i, p in enumerate(w.layers):
         keep = None if head_mask is None else head_mask[i]
-        attn_out, weights = self_attention(x, p, w.heads, keep, key_mask)
+        attn_out, weights, v = self_attention(x, p, w.heads, keep, key_mask)
         x = F.layer_norm(x + attn_out, (d,), p["ln1_w"], p["ln1_b"], w.eps)  # (n, d)
         ffn = F.linear(F.gelu(F.linear(x, p["fi_w"], p["fi_b"])), p["fo_w"], p["fo_b"])  # (n, d)
         x = F.layer_norm(x + ffn, (d,), p["ln2_w"], p["ln2_b"], w.eps)
         attentions.append(weights)
-    return {"attentions": torch.stack(attentions), "hidden": x}  # (layers, h, n, n), (n, d)
+        values.append(v)
+        states.append(x)
+    out = {"attentions": torch.stack(attentions), "hidden": x}  # (layers, h, n, n), (n, d)
+    return with_captures(out, capture, values, [p["o_w"] for p in w.layers], states)
+
+
+def with_captures(out: dict, capture, values: list, w_o: list, states: list) -> dict:
+    """`out` with what `capture` names (core/checkpoints/native.py): "values" adds values (layers,
+    kv_heads, n, d_head) and w_o (per layer (d_model, heads · d_head), as stored: (out, in));
+    "hidden_states" adds (layers + 1, n, d_model), the residual stream before the first layer and
+    after each. The encoders and decoders share it (core/checkpoints imports core/learned)."""
+    if "values" in capture:
+        out.update(values=torch.stack(values), w_o=tuple(w_o))
+    if "hidden_states" in capture:
+        out["hidden_states"] = torch.stack(states)
+    return out
 
 
 def sentence_vector(hidden: torch.Tensor) -> torch.Tensor:

@@ -1,6 +1,6 @@
 """A decoder step by step with a real KV cache: top-5 next tokens, cache bytes, and the check.
 
-Every token (the prompt's, then the generated ones, greedy) is fed through the model's `step`
+Every token (the prompt's, then the generated ones: greedy, or sampled by a `choose`) is fed through the model's `step`
 (the NativeModel contract, core/checkpoints/native.py: SmolLM2's llama.step or an own checkpoint's
 decoder), which appends one K and one V per layer to the cache. With `check=True` each step is compared with the
 full causal pass over the same prefix (no cache): the largest difference of the logits and of the
@@ -68,8 +68,11 @@ def step_flops(spec, ffn: int, t: int) -> tuple[int, int]:
 
 
 def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True, head_mask=None,
-                   keep_steps: bool = False, should_stop=None, one_pass: bool = False):
+                   keep_steps: bool = False, should_stop=None, one_pass: bool = False, choose=None):
     """(records, cache, generated Tokens): one record per fed token; the cache is the real one at the end.
+
+    choose: None for greedy (the likeliest token), or a callable logits (vocab,) tensor -> the next
+    token id (core.insight.sampling.Sampler: temperature, top-k, top-p with a seed).
 
     keep_steps: each record also keeps its attention rows, queries and attention outputs (every
     layer) for the KV tab. should_stop is polled between steps (core.cancel.Cancelled).
@@ -106,7 +109,7 @@ def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True,
                 cache.length, cache.nbytes, per_head * spec.heads, *step_flops(spec, ffn, pos), diff,
                 check_tolerance(out["logits"], spec.layers) if check else None, **arrays))
             if pos + 1 == len(ids) and len(ids) < len(tokens.ids) + generate:
-                ids.append(top[0][2])  # greedy: the likeliest token
+                ids.append(top[0][2] if choose is None else int(choose(out["logits"])))  # greedy: the likeliest
         if outs:
             check_stop(should_stop, "generation")
             records = _check_once(w, ids, outs, mask, records)

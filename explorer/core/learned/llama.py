@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import torch
 import torch.nn.functional as F
 
+from .bert import with_captures
+
 LAYER_KEYS = ("attn_norm", "q", "k", "v", "o", "ffn_norm", "gate", "up", "down")
 
 
@@ -54,9 +56,15 @@ class LlamaWeights:
     def device(self) -> torch.device:
         return self.embed.device
 
+    captures = ("values", "hidden_states")  # what forward(capture=...) can add (native.py)
+
     def forward(self, ids: list[int], head_mask: torch.Tensor | None = None,
-                key_mask: torch.Tensor | None = None) -> dict:
-        return forward(self, ids, head_mask, key_mask)
+                key_mask: torch.Tensor | None = None, capture=()) -> dict:
+        return forward(self, ids, head_mask, key_mask, capture)
+
+    def unembed(self, x: torch.Tensor) -> torch.Tensor:
+        """Residual stream (n, d) -> logits (n, vocab): the final norm and the unembedding (the logit lens)."""
+        return F.linear(rms_norm(x, self.out_norm, self.eps), self.output)
 
     def new_cache(self) -> "KVCache":
         return KVCache()
@@ -111,12 +119,13 @@ def mlp(p: dict, x: torch.Tensor) -> torch.Tensor:
 
 
 def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = None,
-            key_mask: torch.Tensor | None = None) -> dict:
+            key_mask: torch.Tensor | None = None, capture=()) -> dict:
     """The full causal pass: attentions (layers, heads, n, n), logits (n, vocab); key_mask (n,) bool
-    marks padding keys False (a padded batch row: no query attends to them)."""
+    marks padding keys False (a padded batch row: no query attends to them); `capture` adds
+    values + w_o and/or hidden_states (core/checkpoints/native.py)."""
     x = w.embed[torch.as_tensor(ids, device=w.embed.device)]  # (n, d)
     positions = torch.arange(len(ids), device=x.device)
-    attentions = []
+    attentions, values, states = [], [], [x]
     for i, p in enumerate(w.layers):
         q, k, v = project_qkv(w, p, rms_norm(x, p["attn_norm"], w.eps), positions)
         keep = None if head_mask is None else head_mask[i]
@@ -124,8 +133,10 @@ def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = No
         x = x + out
         x = x + mlp(p, rms_norm(x, p["ffn_norm"], w.eps))
         attentions.append(weights)
-    logits = F.linear(rms_norm(x, w.out_norm, w.eps), w.output)  # (n, vocab)
-    return {"attentions": torch.stack(attentions), "logits": logits}
+        values.append(v)  # (kv_heads, n, dh)
+        states.append(x)
+    out = {"attentions": torch.stack(attentions), "logits": w.unembed(x)}  # logits (n, vocab)
+    return with_captures(out, capture, values, [p["o"] for p in w.layers], states)
 
 
 @dataclass
