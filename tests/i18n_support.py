@@ -28,6 +28,8 @@ ALLOW = {
     "bert", "llama", "gguf", "safetensors", "wordpiece", "sentencepiece", "unigram",
     # where own checkpoints come from (a company's and a library's name): "Hugging Face", transformers
     "hugging", "face", "transformers",
+    # PEFT methods, libraries and optimisers by their names, as the course's Korean slides write them
+    "peft", "lora", "rslora", "dora", "ia", "adamw", "peftmodel", "json", "smollm2", "minilm",
     # the colormaps (pyqtgraph/matplotlib names)
     "viridis", "magma", "inferno", "plasma", "cividis", "turbo", "gray", "greys", "grey",
     # GPT-2 (a model's name), Lab (the course's "Lab 3")

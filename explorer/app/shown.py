@@ -37,8 +37,11 @@ class Shown:
         self.kv_changed = Event()
         self._state = state
         self._learned = None
+        self._adapter = None  # app.models.adapter_state.AdapterState, once attached
         self._picture = None
         self._kv_trace = None
+        self._words = None  # attach_words
+        self._base = None   # the producer's picture before any grouping into words
         state.result_changed.connect(self._on_result)
         if state.result is not None:
             self._picture = CoursePicture(state.result)
@@ -48,6 +51,24 @@ class Shown:
         self._learned = learned
         learned.source_changed.connect(lambda _name: self._on_source())
         learned.picture_changed.connect(self._on_layer)
+
+    def attach_adapter(self, adapter) -> None:
+        """The adapters' state (learned_wiring.install_learned): for an adapted source it decides
+        which picture of a layer is shown, the adapted model's, the base's or their difference
+        (`picture_for`; None while that is being computed), and sends the new one when the
+        choice changes."""
+        self._adapter = adapter
+        adapter.picture_changed.connect(lambda picture: self.course or self._show(picture))
+
+    def _chosen(self, picture):
+        return picture if self._adapter is None else self._adapter.picture_for(picture)
+
+    def attach_words(self, words) -> None:
+        """Words, not pieces (app.insight.words.WordsState): while its switch is on, the picture
+        shown is `words.picture_for(picture)`, the producer's picture grouped into words (None
+        while that runs in the background: the grid keeps what it shows until `words.changed`)."""
+        self._words = words
+        words.changed.connect(self._reshow)
 
     # ----- reading -----------------------------------------------------------------------------
     @property
@@ -108,23 +129,33 @@ class Shown:
             self._show(CoursePicture(result))
 
     def _on_layer(self, picture) -> None:
-        if not self.course:
+        picture = None if self.course else self._chosen(picture)
+        if picture is not None:
             self._show(picture)
 
     def _on_source(self) -> None:
         if self.course:
             picture = None if self._state.result is None else CoursePicture(self._state.result)
         else:
-            picture = self._learned.picture()
+            picture = self._chosen(self._learned.picture())
         focus = self._state.view.focus_head
         if focus is not None:  # the head enlarged belonged to the old source
             self._state.view.focus_head = None
-        self._picture = None  # until the new source's picture arrives (the grid keeps its pixels)
+        self._picture = self._base = None  # until the new source's picture arrives (the grid keeps its pixels)
         self.source_changed.emit(self.source)
         if picture is not None:
             self._show(picture)
 
+    def _reshow(self) -> None:
+        if self._base is not None:
+            self._show(self._base)
+
     def _show(self, picture) -> None:
+        self._base = picture
+        if self._words is not None:
+            picture = self._words.picture_for(picture)
+            if picture is None:
+                return  # grouped in the background: _reshow shows it
         focus = self._state.view.focus_head
         if focus is not None and focus >= picture.n_heads:
             self._state.view.focus_head = None

@@ -5,37 +5,57 @@
     <name>app.adapter_compare</name>
     <message>
         <source>Δ weight (adapted − base)</source>
-        <translation type="unfinished"></translation>
+        <translation>Δ 가중치 (어댑터 적용 − 기반)</translation>
+    </message>
+    <message>
+        <source>head {head}  ·  max |Δ| {peak}</source>
+        <translation>헤드 {head}  ·  최대 |Δ| {peak}</translation>
+    </message>
+    <message>
+        <source>L{layer} head {head}: {query} → {key}</source>
+        <translation>L{layer} 헤드 {head}: {query} → {key}</translation>
+    </message>
+    <message>
+        <source>{where}: masked (weight 0 in both)</source>
+        <translation>{where}: 마스크됨 (두 모델 모두 가중치 0)</translation>
+    </message>
+    <message>
+        <source>{where}: adapted {adapted}, base {base}, Δ {delta}</source>
+        <translation>{where}: 어댑터 적용 {adapted}, 기반 {base}, Δ {delta}</translation>
     </message>
 </context>
 <context>
     <name>app.adapter_state</name>
     <message>
         <source>{model} already has an adapter: choose its base model to load another</source>
-        <translation type="unfinished"></translation>
+        <translation>{model}에는 이미 어댑터가 붙어 있습니다: 다른 어댑터를 불러오려면 기반 모델을 고르세요</translation>
     </message>
     <message>
         <source>An adapter goes on a bundled model or an own checkpoint: choose one under Model source first</source>
-        <translation type="unfinished"></translation>
+        <translation>어댑터는 내장 모델이나 직접 연 체크포인트에 붙습니다: 먼저 모델 소스에서 하나를 고르세요</translation>
     </message>
     <message>
         <source>{model} goes through transformers: adapters need the app&apos;s own forward</source>
-        <translation type="unfinished"></translation>
+        <translation>{model}은(는) transformers로 실행됩니다: 어댑터에는 앱 자체의 순전파가 필요합니다</translation>
+    </message>
+    <message>
+        <source>loading the adapter {name}…</source>
+        <translation>어댑터 {name} 불러오는 중…</translation>
     </message>
 </context>
 <context>
     <name>app.insight</name>
     <message>
         <source>L{layer} head {head}: {query} → {key} (words)</source>
-        <translation type="unfinished"></translation>
+        <translation>L{layer} 헤드 {head}: {query} → {key} (단어)</translation>
     </message>
     <message>
         <source>{where}: masked</source>
-        <translation type="unfinished"></translation>
+        <translation>{where}: 마스크됨</translation>
     </message>
     <message>
         <source>{where}, weight {weight} (the key word&apos;s pieces summed, the query word&apos;s {n} pieces averaged)</source>
-        <translation type="unfinished"></translation>
+        <translation>{where}, 가중치 {weight} (키 단어의 조각은 합하고, 쿼리 단어의 조각 {n}개는 평균)</translation>
     </message>
 </context>
 <context>
@@ -204,6 +224,21 @@
     <message>
         <source>opening {path}…</source>
         <translation>{path} 여는 중…</translation>
+    </message>
+</context>
+<context>
+    <name>app.lora_tuning</name>
+    <message>
+        <source>LoRA fine-tuning here is for an own checkpoint or SmolLM2: choose one under Model source (the Train tab fine-tunes the course&apos;s model)</source>
+        <translation>여기서의 LoRA 미세조정은 직접 가져온 체크포인트나 SmolLM2용입니다: 모델 소스에서 하나를 고르세요 (강의 모델은 학습 탭에서 미세조정합니다)</translation>
+    </message>
+    <message>
+        <source>nothing fine-tuned yet</source>
+        <translation>아직 미세조정한 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>save the adapter first</source>
+        <translation>먼저 어댑터를 저장하세요</translation>
     </message>
 </context>
 <context>
@@ -625,8 +660,56 @@
         <translation>d_model({d_model})은 헤드 수({heads})로 나누어떨어져야 합니다</translation>
     </message>
     <message>
+        <source>{name} is an encoder: LoRA fine-tuning here trains on the next-token loss, which only a decoder has</source>
+        <translation>{name}은(는) 인코더입니다: 여기서의 LoRA 미세조정은 다음 토큰 손실로 학습하는데, 이 손실은 디코더에만 있습니다</translation>
+    </message>
+    <message>
+        <source>{name} is not run by the app&apos;s own forward: LoRA fine-tuning needs it</source>
+        <translation>{name}은(는) 앱 자체의 순전파로 계산되지 않습니다: LoRA 미세조정에는 그것이 필요합니다</translation>
+    </message>
+    <message>
+        <source>{name} already carries an adapter: fine-tune its base model instead</source>
+        <translation>{name}에는 이미 어댑터가 붙어 있습니다: 대신 그 기본 모델을 미세조정하세요</translation>
+    </message>
+    <message>
+        <source>LoRA needs at least one target module; choose among {choices}</source>
+        <translation>LoRA에는 대상 모듈이 하나 이상 필요합니다. 다음 중에서 고르세요: {choices}</translation>
+    </message>
+    <message>
+        <source>{family} has no module {value} to put a LoRA on; choose among {choices}</source>
+        <translation>{family}에는 LoRA를 붙일 모듈 {value}이(가) 없습니다. 다음 중에서 고르세요: {choices}</translation>
+    </message>
+    <message>
+        <source>LoRA rank must be a whole number from 1 to {limit}, got {value}</source>
+        <translation>LoRA rank는 1부터 {limit}까지의 정수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>steps must be a whole number from 1 to {limit}, got {value}</source>
+        <translation>스텝 수는 1부터 {limit}까지의 정수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
         <source>learning rate must be a number in (0, 1], got {value}</source>
         <translation>학습률은 (0, 1] 범위의 수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>seed must be a whole number from 0 to {limit}, got {value}</source>
+        <translation>시드는 0부터 {limit}까지의 정수여야 합니다 (받은 값: {value})</translation>
+    </message>
+    <message>
+        <source>type a few sentences to fine-tune on, one per line</source>
+        <translation>미세조정에 쓸 문장을 몇 개 입력하세요 (한 줄에 한 문장)</translation>
+    </message>
+    <message>
+        <source>{n} sentences: fine-tuning here takes at most {limit}</source>
+        <translation>문장 {n}개: 여기서의 미세조정은 최대 {limit}개까지 받습니다</translation>
+    </message>
+    <message>
+        <source>every sentence is a single token: the next-token loss needs two or more</source>
+        <translation>모든 문장이 토큰 하나뿐입니다: 다음 토큰 손실에는 토큰이 두 개 이상 필요합니다</translation>
+    </message>
+    <message>
+        <source>the sentences are {n} tokens together: fine-tuning here takes at most {limit}</source>
+        <translation>문장들을 합치면 토큰 {n}개입니다: 여기서의 미세조정은 최대 {limit}개까지 받습니다</translation>
     </message>
     <message>
         <source>no trained model yet: train or load one in the Train tab</source>
@@ -766,23 +849,23 @@
     </message>
     <message>
         <source>{model} gives its attention only (no value vectors, no hidden states): value norms and the logit lens need a model the app runs itself</source>
-        <translation type="unfinished"></translation>
+        <translation>{model}은(는) 어텐션만 줍니다 (값 벡터도 은닉 상태도 없음): 값 노름과 로짓 렌즈는 앱이 직접 실행하는 모델에서만 볼 수 있습니다</translation>
     </message>
     <message>
         <source>one token only: there is no first token to drop</source>
-        <translation type="unfinished"></translation>
+        <translation>토큰이 하나뿐입니다: 뺄 첫 토큰이 없습니다</translation>
     </message>
     <message>
         <source>{model}: its run on edited tokens has other axes than its tokens (virtual tokens): the sink shares are shown as they are</source>
-        <translation type="unfinished"></translation>
+        <translation>{model}: 바꾼 토큰으로 실행하면 축이 토큰과 달라집니다 (가상 토큰): 싱크 비율은 원래 문장 그대로 보여 줍니다</translation>
     </message>
     <message>
         <source>the course model is one attention layer with no vocabulary: the logit lens needs a decoder (choose smollm2-135m under Model source)</source>
-        <translation type="unfinished"></translation>
+        <translation>강의용 모델은 어휘가 없는 어텐션 층 하나입니다: 로짓 렌즈에는 디코더가 필요합니다 (모델 소스에서 smollm2-135m을 고르세요)</translation>
     </message>
     <message>
         <source>{model} generates greedily here: sampling needs a model the app runs itself (a bundled decoder or an own checkpoint)</source>
-        <translation type="unfinished"></translation>
+        <translation>{model}은(는) 여기서 그리디로만 생성합니다: 샘플링은 앱이 직접 실행하는 모델(내장 디코더나 내 체크포인트)에서만 됩니다</translation>
     </message>
     <message>
         <source>{name}: an adapter needs a bundled model or an own checkpoint</source>
@@ -806,11 +889,11 @@
     </message>
     <message>
         <source>prefix tuning</source>
-        <translation>prefix 튜닝</translation>
+        <translation>프리픽스 튜닝</translation>
     </message>
     <message>
         <source>prompt tuning</source>
-        <translation>prompt 튜닝</translation>
+        <translation>프롬프트 튜닝</translation>
     </message>
     <message>
         <source>{path} is not an adapter folder ({reason})</source>
@@ -858,7 +941,7 @@
     </message>
     <message>
         <source>{path}: {peft_type} adapters are not supported (LoRA, IA³, prefix tuning and prompt tuning are)</source>
-        <translation>{path}: {peft_type} 어댑터는 지원하지 않습니다 (LoRA, IA³, prefix 튜닝, prompt 튜닝을 지원합니다)</translation>
+        <translation>{path}: {peft_type} 어댑터는 지원하지 않습니다 (LoRA, IA³, 프리픽스 튜닝, 프롬프트 튜닝을 지원합니다)</translation>
     </message>
     <message>
         <source>{path}: adapter_config.json sets {key} to {value}, which is not supported ({why})</source>
@@ -922,7 +1005,7 @@
     </message>
     <message>
         <source>{path}: prefix tuning needs a decoder; {name} is an encoder</source>
-        <translation>{path}: prefix 튜닝에는 디코더가 필요합니다. {name}은(는) 인코더입니다</translation>
+        <translation>{path}: 프리픽스 튜닝에는 디코더가 필요합니다. {name}은(는) 인코더입니다</translation>
     </message>
     <message>
         <source>{path}: {method} on the bundled {name} is not supported (LoRA and IA³ are; open the model&apos;s own checkpoint folder for the rest)</source>
@@ -1357,168 +1440,370 @@
     </message>
 </context>
 <context>
+    <name>insight.lens</name>
+    <message>
+        <source>positions {first}–{last} of 0–{end}</source>
+        <translation>위치 {first}–{last} (전체 0–{end})</translation>
+    </message>
+    <message>
+        <source>Cells: the likeliest next token after that layer, shaded by its probability; ★ the first layer whose top token is the final answer (the last row). Hover a cell for the numbers.</source>
+        <translation>칸: 그 층 뒤에서 가장 그럴듯한 다음 토큰, 색 진하기는 확률; ★ 최상위 토큰이 처음으로 최종 답(마지막 행)과 같아지는 층. 칸에 마우스를 올리면 수치가 보입니다.</translation>
+    </message>
+    <message>
+        <source>{row}, position {position}: {token} p = {p}; the final answer {final} has p = {final_p} here</source>
+        <translation>{row}, 위치 {position}: {token} p = {p}; 최종 답 {final}의 여기서 확률 p = {final_p}</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>임베딩</translation>
+    </message>
+    <message>
+        <source>layer {layer}</source>
+        <translation>층 {layer}</translation>
+    </message>
+    <message>
+        <source>The logit lens reads each layer&apos;s residual stream through the model&apos;s own final norm and unembedding: the next token the model would give if it stopped after that layer. Watch the answer form.</source>
+        <translation>로짓 렌즈는 각 층의 잔차 스트림을 모델 자신의 마지막 정규화와 언임베딩에 통과시킵니다: 그 층에서 멈췄다면 모델이 내놓았을 다음 토큰입니다. 답이 만들어지는 과정을 보세요.</translation>
+    </message>
+    <message>
+        <source>from position </source>
+        <translation>시작 위치 </translation>
+    </message>
+    <message>
+        <source>earlier positions</source>
+        <translation>앞 위치</translation>
+    </message>
+    <message>
+        <source>later positions</source>
+        <translation>뒤 위치</translation>
+    </message>
+</context>
+<context>
     <name>insight.lines</name>
     <message>
         <source>{token} (query {i}) attends most to {best} ({weight})</source>
-        <translation type="unfinished"></translation>
+        <translation>{token} (쿼리 {i})이(가) 가장 많이 보는 토큰: {best} ({weight})</translation>
     </message>
     <message>
         <source>{token} (key {j}) gets most from {best} ({weight}); total {total}</source>
-        <translation type="unfinished"></translation>
+        <translation>{token} (키 {j})을(를) 가장 많이 보는 토큰: {best} ({weight}); 합계 {total}</translation>
     </message>
     <message>
         <source>Enlarge a head (click it) to draw it as lines.</source>
-        <translation type="unfinished"></translation>
+        <translation>헤드를 크게 보면(클릭) 선으로 그립니다.</translation>
     </message>
     <message>
         <source>head {head}</source>
-        <translation type="unfinished">헤드 {head}</translation>
+        <translation>헤드 {head}</translation>
     </message>
     <message>
         <source>{title} — queries left, keys right; a line&apos;s opacity is its weight. Hover a token to keep only its lines.</source>
-        <translation type="unfinished"></translation>
+        <translation>{title} — 왼쪽은 쿼리, 오른쪽은 키; 선의 불투명도가 가중치입니다. 토큰에 마우스를 올리면 그 토큰의 선만 남습니다.</translation>
     </message>
 </context>
 <context>
     <name>insight.mount</name>
     <message>
         <source>Inside attention</source>
-        <translation type="unfinished"></translation>
+        <translation>어텐션 속</translation>
     </message>
     <message>
         <source>pieces</source>
-        <translation type="unfinished"></translation>
+        <translation>조각</translation>
     </message>
     <message>
         <source>words</source>
-        <translation type="unfinished"></translation>
+        <translation>단어</translation>
     </message>
     <message>
         <source>one row and column per token piece, as the model reads them</source>
-        <translation type="unfinished"></translation>
+        <translation>모델이 읽는 대로 토큰 조각마다 행과 열 하나</translation>
     </message>
     <message>
         <source>pieces grouped into words (Korean: eojeol): a word&apos;s key pieces summed, its query pieces averaged; rows still sum to 1</source>
-        <translation type="unfinished"></translation>
+        <translation>조각을 단어(한국어는 어절)로 묶음: 키 조각은 합하고 쿼리 조각은 평균; 행의 합은 그대로 1</translation>
     </message>
     <message>
         <source>heatmap</source>
-        <translation type="unfinished"></translation>
+        <translation>히트맵</translation>
     </message>
     <message>
         <source>lines</source>
-        <translation type="unfinished"></translation>
+        <translation>선</translation>
     </message>
     <message>
         <source>the enlarged head as lines between two columns of tokens (opacity = weight); click a head to enlarge it</source>
-        <translation type="unfinished"></translation>
+        <translation>크게 본 헤드를 두 열의 토큰 사이 선으로 (불투명도 = 가중치); 헤드를 클릭해 크게 보세요</translation>
     </message>
 </context>
 <context>
     <name>insight.rollout</name>
     <message>
         <source>rollout</source>
-        <translation type="unfinished"></translation>
+        <translation>롤아웃</translation>
     </message>
     <message>
         <source>flow</source>
-        <translation type="unfinished"></translation>
+        <translation>흐름</translation>
+    </message>
+    <message>
+        <source>attention flow into each position after layer {layer} (rows: positions, columns: input tokens)</source>
+        <translation>층 {layer} 뒤 각 위치로 들어오는 어텐션 흐름 (행: 위치, 열: 입력 토큰)</translation>
+    </message>
+    <message>
+        <source>Flow: the maximum flow from each input token to each position through the layers&apos; pipes (capacities Â = ½·A + ½·I).</source>
+        <translation>흐름: 층들을 관으로 보고 각 입력 토큰에서 각 위치까지 흐를 수 있는 최대 유량 (용량 Â = ½·A + ½·I).</translation>
+    </message>
+    <message>
+        <source>rollout after layer {layer} (rows: positions, columns: input tokens)</source>
+        <translation>층 {layer} 뒤 롤아웃 (행: 위치, 열: 입력 토큰)</translation>
+    </message>
+    <message>
+        <source>computing the flow…</source>
+        <translation>흐름 계산 중…</translation>
+    </message>
+    <message>
+        <source>Each row sums to 1. Flow is computed up to {n} tokens at this layer.</source>
+        <translation>각 행의 합은 1입니다. 이 층에서 흐름은 토큰 {n}개까지 계산합니다.</translation>
+    </message>
+    <message>
+        <source>after layer {layer}</source>
+        <translation>층 {layer} 뒤</translation>
+    </message>
+    <message>
+        <source>Rollout (Abnar &amp; Zuidema 2020) follows each input token through the layers with the residual stream: each layer&apos;s Â = ½·(mean over heads of A) + ½·I, rows renormalised (forgetting I is the usual mistake), multiplied layer by layer. Row i: what each input token contributes to position i.</source>
+        <translation>어텐션 롤아웃은 잔차 스트림까지 넣어 각 입력 토큰을 층마다 따라갑니다: 층마다 Â = ½·(헤드 평균 A) + ½·I, 행을 다시 정규화하고(I를 빼먹는 것이 흔한 실수), 층을 차례로 곱합니다. 행 i: 각 입력 토큰이 위치 i에 기여하는 몫.</translation>
     </message>
 </context>
 <context>
     <name>insight.sampling</name>
     <message>
         <source>greedy</source>
-        <translation type="unfinished"></translation>
+        <translation>그리디</translation>
     </message>
     <message>
         <source>sample</source>
-        <translation type="unfinished"></translation>
+        <translation>샘플링</translation>
     </message>
     <message>
         <source>model</source>
-        <translation type="unfinished"></translation>
+        <translation>모델</translation>
     </message>
     <message>
         <source>÷ temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>÷ 온도</translation>
     </message>
     <message>
         <source>top-k</source>
-        <translation type="unfinished"></translation>
+        <translation>상위 k</translation>
     </message>
     <message>
         <source>top-p</source>
-        <translation type="unfinished"></translation>
+        <translation>상위 p</translation>
+    </message>
+    <message>
+        <source>Generate to see each new token drawn: the model&apos;s distribution, then after temperature, top-k and top-p.</source>
+        <translation>생성하면 새 토큰을 뽑는 과정이 보입니다: 모델의 분포, 그다음 온도, 상위 k, 상위 p를 거친 분포.</translation>
+    </message>
+    <message>
+        <source>This step feeds a token of the sentence: move the slider to a step that chose a new token.</source>
+        <translation>이 단계는 문장의 토큰을 넣는 단계입니다: 새 토큰을 고른 단계로 슬라이더를 옮기세요.</translation>
+    </message>
+    <message>
+        <source>greedy: the likeliest</source>
+        <translation>그리디: 가장 그럴듯한 토큰</translation>
+    </message>
+    <message>
+        <source>drawn with seed {seed} from {kept} tokens kept</source>
+        <translation>남은 토큰 {kept}개에서 시드 {seed}로 뽑음</translation>
+    </message>
+    <message>
+        <source>New token {j}: {token} (p = {p} after the last stage; {how}).</source>
+        <translation>새 토큰 {j}: {token} (마지막 단계 뒤 p = {p}; {how}).</translation>
+    </message>
+    <message>
+        <source>It is not among the model&apos;s {n} likeliest tokens the bars show.</source>
+        <translation>막대로 보여 주는 모델의 상위 {n}개 토큰 안에는 없습니다.</translation>
+    </message>
+    <message>
+        <source>temperature </source>
+        <translation>온도 </translation>
+    </message>
+    <message>
+        <source>top-k </source>
+        <translation>상위 k </translation>
+    </message>
+    <message>
+        <source>top-k off</source>
+        <translation>상위 k 끔</translation>
+    </message>
+    <message>
+        <source>top-p </source>
+        <translation>상위 p </translation>
+    </message>
+    <message>
+        <source>keep the likeliest tokens whose probabilities reach p (1: off)</source>
+        <translation>확률 합이 p에 이를 때까지 가장 그럴듯한 토큰만 남김 (1: 끔)</translation>
+    </message>
+    <message>
+        <source>keep the k likeliest tokens (0: off)</source>
+        <translation>가장 그럴듯한 토큰 k개만 남김 (0: 끔)</translation>
+    </message>
+    <message>
+        <source>divide the scores by T: below 1 sharper, above 1 flatter</source>
+        <translation>점수를 T로 나눔: 1보다 작으면 뾰족하게, 크면 평평하게</translation>
+    </message>
+    <message>
+        <source>seed </source>
+        <translation>시드 </translation>
+    </message>
+    <message>
+        <source>the same seed draws the same tokens</source>
+        <translation>같은 시드는 같은 토큰을 뽑습니다</translation>
     </message>
 </context>
 <context>
     <name>insight.saving</name>
     <message>
         <source>Save PNG</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG로 저장</translation>
     </message>
     <message>
         <source>Save PNG…</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG로 저장…</translation>
     </message>
     <message>
         <source>Save this picture as a PNG file (twice the screen&apos;s size)</source>
-        <translation type="unfinished"></translation>
+        <translation>이 그림을 PNG 파일로 저장 (화면의 두 배 크기)</translation>
     </message>
 </context>
 <context>
     <name>insight.sinks</name>
     <message>
         <source>as it is</source>
-        <translation type="unfinished"></translation>
+        <translation>그대로</translation>
     </message>
     <message>
         <source>drop the first token</source>
-        <translation type="unfinished"></translation>
+        <translation>첫 토큰 빼기</translation>
     </message>
     <message>
         <source>repeat the first token</source>
-        <translation type="unfinished"></translation>
+        <translation>첫 토큰 두 번</translation>
     </message>
     <message>
         <source>first token:</source>
-        <translation type="unfinished"></translation>
+        <translation>첫 토큰:</translation>
+    </message>
+    <message>
+        <source>First token {token}: {mean} of the attention on average over the layers, most in layer {layer} ({top}).</source>
+        <translation>첫 토큰 {token}: 층 평균으로 어텐션의 {mean}, 가장 많은 층은 {layer} ({top}).</translation>
+    </message>
+    <message>
+        <source>Separators (positions {where}): {mean} on average.</source>
+        <translation>구분 토큰 (위치 {where}): 평균 {mean}.</translation>
+    </message>
+    <message>
+        <source>Tokens read: {tokens}</source>
+        <translation>읽은 토큰: {tokens}</translation>
+    </message>
+    <message>
+        <source>on the first token</source>
+        <translation>첫 토큰에</translation>
+    </message>
+    <message>
+        <source>on separators</source>
+        <translation>구분 토큰에</translation>
+    </message>
+    <message>
+        <source>An attention sink is a token that gets a large share of every row whatever the sentence says: a softmax row must sum to 1, so a head with nothing to look for parks its weight on the first token ([CLS], &lt;s&gt;, a decoder&apos;s first word) or a separator. Drop or repeat the first token and watch the share move.</source>
+        <translation>어텐션 싱크는 문장 내용과 상관없이 모든 행에서 큰 몫을 받는 토큰입니다: softmax 행의 합은 1이어야 하므로, 볼 것이 없는 헤드는 가중치를 첫 토큰([CLS], &lt;s&gt;, 디코더의 첫 단어)이나 구분 토큰에 세워 둡니다. 첫 토큰을 빼거나 두 번 넣고 몫이 옮겨 가는 것을 보세요.</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>층</translation>
+    </message>
+    <message>
+        <source>share of attention (mean over heads and queries)</source>
+        <translation>어텐션 몫 (헤드와 쿼리 평균)</translation>
+    </message>
+</context>
+<context>
+    <name>insight.values</name>
+    <message>
+        <source>layer {layer} (the Heads tab&apos;s layer)</source>
+        <translation>층 {layer} (헤드 탭의 층)</translation>
+    </message>
+    <message>
+        <source>α: the weights</source>
+        <translation>α: 가중치</translation>
+    </message>
+    <message>
+        <source>‖α · v W_O‖: what each key adds</source>
+        <translation>‖α · v W_O‖: 각 키가 실제로 더하는 양</translation>
+    </message>
+    <message>
+        <source>Head {head}: disagreement {tv} (0: α and the norms tell the same story, 1: they put their mass on different keys). Most in layer {layer}: head {worst} ({most}).</source>
+        <translation>헤드 {head}: 불일치 {tv} (0: α와 노름이 같은 이야기를 함, 1: 서로 다른 키에 몰림). 층 {layer}에서 가장 큰 헤드: {worst} ({most}).</translation>
+    </message>
+    <message>
+        <source>A head&apos;s output is Σ_j α_ij · v_j W_O: a big weight on a small value vector moves little. ‖α_ij · v_j W_O‖ (Kobayashi et al. 2020) says how much key j really adds to query i; a sink often has a small vector.</source>
+        <translation>헤드의 출력은 Σ_j α_ij · v_j W_O입니다: 작은 값 벡터에 큰 가중치를 줘도 바뀌는 것은 적습니다. 노름 ‖α_ij · v_j W_O‖는 키 j가 쿼리 i에 실제로 얼마나 더하는지 말해 줍니다; 싱크는 벡터가 작은 경우가 많습니다.</translation>
+    </message>
+    <message>
+        <source>head </source>
+        <translation>헤드 </translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>disagreement</source>
+        <translation>불일치</translation>
     </message>
 </context>
 <context>
     <name>insight.view</name>
     <message>
         <source>Attention sinks</source>
-        <translation type="unfinished"></translation>
+        <translation>어텐션 싱크</translation>
     </message>
     <message>
         <source>Rollout and flow</source>
-        <translation type="unfinished"></translation>
+        <translation>롤아웃과 흐름</translation>
     </message>
     <message>
         <source>Value-weighted</source>
-        <translation type="unfinished"></translation>
+        <translation>값 가중</translation>
     </message>
     <message>
         <source>Logit lens</source>
-        <translation type="unfinished"></translation>
+        <translation>로짓 렌즈</translation>
     </message>
     <message>
         <source>how much attention lands on the first token and on separators, per layer</source>
-        <translation type="unfinished"></translation>
+        <translation>층마다 첫 토큰과 구분 토큰에 어텐션이 얼마나 몰리는지</translation>
     </message>
     <message>
         <source>attention rollout across the layers (0.5·A + 0.5·I), and attention flow</source>
-        <translation type="unfinished"></translation>
+        <translation>층을 가로지르는 어텐션 롤아웃 (0.5·A + 0.5·I)과 어텐션 흐름</translation>
     </message>
     <message>
         <source>‖α · v W_O‖ beside α: what each key really adds</source>
-        <translation type="unfinished"></translation>
+        <translation>α 옆에 ‖α · v W_O‖: 각 키가 실제로 더하는 양</translation>
     </message>
     <message>
         <source>a decoder&apos;s next token after each layer</source>
-        <translation type="unfinished"></translation>
+        <translation>층마다 디코더가 내놓을 다음 토큰</translation>
+    </message>
+    <message>
+        <source>Waiting for the model source&apos;s first picture…</source>
+        <translation>모델 소스의 첫 그림을 기다리는 중…</translation>
+    </message>
+    <message>
+        <source>computing {what} for {model}…</source>
+        <translation>{model}의 {what} 계산 중…</translation>
     </message>
 </context>
 <context>
@@ -1745,30 +2030,81 @@
     </message>
 </context>
 <context>
+    <name>learned.adapter_control</name>
+    <message>
+        <source>targets {targets}</source>
+        <translation>대상 {targets}</translation>
+    </message>
+    <message>
+        <source>{v} virtual tokens ⟨p1⟩…⟨p{v}⟩</source>
+        <translation>가상 토큰 {v}개 ⟨p1⟩…⟨p{v}⟩</translation>
+    </message>
+    <message>
+        <source>{n} trainable parameters</source>
+        <translation>학습 가능한 매개변수 {n}개</translation>
+    </message>
+    <message>
+        <source>adapter: {parts}</source>
+        <translation>어댑터: {parts}</translation>
+    </message>
+    <message>
+        <source>Load a PEFT adapter folder</source>
+        <translation>PEFT 어댑터 폴더 불러오기</translation>
+    </message>
+    <message>
+        <source>Load adapter…</source>
+        <translation>어댑터 불러오기…</translation>
+    </message>
+    <message>
+        <source>A PEFT adapter folder (adapter_config.json + adapter_model.safetensors: LoRA, IA³, prefix or prompt tuning) on the model shown, read without pickle</source>
+        <translation>보이는 모델에 붙일 PEFT 어댑터 폴더(adapter_config.json + adapter_model.safetensors: LoRA, IA³, 프리픽스 또는 프롬프트 튜닝)이며, 피클 없이 읽습니다</translation>
+    </message>
+</context>
+<context>
     <name>learned.adapter_views</name>
     <message>
         <source>adapted</source>
-        <translation type="unfinished"></translation>
+        <translation>어댑터 적용</translation>
     </message>
     <message>
         <source>base</source>
-        <translation type="unfinished"></translation>
+        <translation>기반</translation>
     </message>
     <message>
         <source>difference</source>
-        <translation type="unfinished"></translation>
+        <translation>차이</translation>
     </message>
     <message>
         <source>The attention of the model with the adapter</source>
-        <translation type="unfinished"></translation>
+        <translation>어댑터를 붙인 모델의 어텐션</translation>
     </message>
     <message>
         <source>The attention of the base model, without the adapter, on the same tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>같은 토큰에 대한, 어댑터 없는 기반 모델의 어텐션</translation>
     </message>
     <message>
         <source>adapted − base, cell by cell (red: more attention with the adapter, blue: less)</source>
-        <translation type="unfinished"></translation>
+        <translation>칸마다 어댑터 적용 − 기반 (빨강: 어댑터로 어텐션 증가, 파랑: 감소)</translation>
+    </message>
+    <message>
+        <source>Adapter:</source>
+        <translation>어댑터:</translation>
+    </message>
+    <message>
+        <source>computing the base model on the same tokens…</source>
+        <translation>같은 토큰으로 기반 모델을 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>changed most (max |Δ|): {heads}</source>
+        <translation>가장 많이 바뀐 헤드 (최대 |Δ|): {heads}</translation>
+    </message>
+    <message>
+        <source>Δ = adapted − base, one scale ±{top} · {changed}</source>
+        <translation>Δ = 어댑터 적용 − 기반, 같은 눈금 ±{top} · {changed}</translation>
+    </message>
+    <message>
+        <source>next token: before → after the adapter</source>
+        <translation>다음 토큰: 어댑터 전 → 후</translation>
     </message>
 </context>
 <context>
@@ -1862,6 +2198,148 @@
     </message>
 </context>
 <context>
+    <name>learned.lora_curve</name>
+    <message>
+        <source>Next-token loss on the sentences</source>
+        <translation>문장에 대한 다음 토큰 손실</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>loss (nats)</source>
+        <translation>손실 (nats)</translation>
+    </message>
+</context>
+<context>
+    <name>learned.lora_dialog</name>
+    <message>
+        <source>Fine-tune a LoRA on a few sentences you type (CPU, small models): the model shown stays unchanged, only A and B train</source>
+        <translation>입력한 몇 개의 문장으로 LoRA를 미세조정합니다 (CPU, 작은 모델): 보이는 모델은 그대로이고 A와 B만 학습합니다</translation>
+    </message>
+    <message>
+        <source>rank r</source>
+        <translation>랭크 r</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>학습률</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>Sentences to fine-tune on, one per line (tokenized by the model&apos;s own tokenizer; the loss is next-token cross-entropy):</source>
+        <translation>미세조정할 문장, 한 줄에 하나씩 (모델 자체의 토크나이저로 토큰화하며, 손실은 다음 토큰 교차 엔트로피입니다):</translation>
+    </message>
+    <message>
+        <source>a few sentences, one per line</source>
+        <translation>문장 몇 개, 한 줄에 하나씩</translation>
+    </message>
+    <message>
+        <source>Target modules (peft&apos;s target_modules):</source>
+        <translation>대상 모듈 (peft의 target_modules):</translation>
+    </message>
+    <message>
+        <source>ΔW = (α / r)·B·A has rank at most r: r·(in + out) trainable numbers per module</source>
+        <translation>ΔW = (α / r)·B·A의 rank는 최대 r입니다: 모듈마다 학습 가능한 숫자 r·(in + out)개</translation>
+    </message>
+    <message>
+        <source>α / r scales the update B·A</source>
+        <translation>α / r이 업데이트 B·A의 크기를 조절합니다</translation>
+    </message>
+    <message>
+        <source>AdamW&apos;s learning rate on A and B</source>
+        <translation>A와 B에 대한 AdamW의 학습률</translation>
+    </message>
+    <message>
+        <source>the seed A is drawn with (B starts at 0: step 1 is the base)</source>
+        <translation>A를 뽑는 시드 (B는 0에서 시작하므로 스텝 1은 기본 모델입니다)</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Save adapter…</source>
+        <translation>어댑터 저장…</translation>
+    </message>
+    <message>
+        <source>adapter_config.json + adapter_model.safetensors in peft&apos;s layout, for PeftModel.from_pretrained on the same checkpoint</source>
+        <translation>peft 형식의 adapter_config.json + adapter_model.safetensors: 같은 체크포인트에서 PeftModel.from_pretrained로 불러올 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Show it</source>
+        <translation>보기</translation>
+    </message>
+    <message>
+        <source>Load the saved adapter onto its base model (saved first if it is not)</source>
+        <translation>저장한 어댑터를 기본 모델에 불러옵니다 (아직 저장하지 않았으면 먼저 저장합니다)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>닫기</translation>
+    </message>
+    <message>
+        <source>Fine-tune LoRA — {model}</source>
+        <translation>LoRA 미세조정 — {model}</translation>
+    </message>
+    <message>
+        <source>Base: {model}. It stays unchanged: only the LoRA matrices A and B train.</source>
+        <translation>기본 모델: {model}. 이 모델은 바뀌지 않고 LoRA 행렬 A와 B만 학습합니다.</translation>
+    </message>
+    <message>
+        <source>loading the model and the sentences…</source>
+        <translation>모델과 문장을 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>step {step} of {steps} · loss {loss:.3f}</source>
+        <translation>스텝 {step}/{steps} · 손실 {loss:.3f}</translation>
+    </message>
+    <message>
+        <source>cancelled: nothing was kept</source>
+        <translation>취소됨: 아무것도 남기지 않았습니다</translation>
+    </message>
+    <message>
+        <source>{n} trainable parameters · loss {first:.3f} → {last:.3f} · {seconds:.1f} s</source>
+        <translation>학습 가능한 매개변수 {n}개 · 손실 {first:.3f} → {last:.3f} · {seconds:.1f}초</translation>
+    </message>
+    <message>
+        <source>saved to {folder}</source>
+        <translation>{folder}에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Save the adapter into a folder</source>
+        <translation>어댑터를 저장할 폴더</translation>
+    </message>
+    <message>
+        <source>{folder} holds an adapter already. Replace it?</source>
+        <translation>{folder}에 이미 어댑터가 있습니다. 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>Replace the adapter?</source>
+        <translation>어댑터를 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>Fine-tune LoRA…</source>
+        <translation>LoRA 미세조정…</translation>
+    </message>
+</context>
+<context>
     <name>learned.overview</name>
     <message>
         <source>the sentence</source>
@@ -1897,7 +2375,7 @@
     </message>
     <message>
         <source>changed by the adapter: #{rank}, max |Δ| {value}</source>
-        <translation type="unfinished"></translation>
+        <translation>어댑터로 바뀐 정도: {rank}위, 최대 |Δ| {value}</translation>
     </message>
     <message>
         <source>layer {layer} head {head}: {role} {score}
@@ -1929,7 +2407,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>changed most by the adapter (max |adapted − base| weight): {heads}</source>
-        <translation type="unfinished"></translation>
+        <translation>어댑터로 가장 많이 바뀐 헤드 (최대 |어댑터 적용 − 기반| 가중치): {heads}</translation>
     </message>
     <message>
         <source>{n} head off: measuring…</source>
@@ -2633,7 +3111,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>rank r</source>
-        <translation>rank r</translation>
+        <translation>랭크 r</translation>
     </message>
     <message>
         <source>steps</source>
@@ -2741,7 +3219,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>B drawn by the seed (peft&apos;s init_lora_weights=False): ΔW has rank ≤ r = {r}, singular values {values}.</source>
-        <translation>시드로 뽑은 B (peft의 init_lora_weights=False): ΔW의 rank는 r = {r} 이하, 특이값 {values}.</translation>
+        <translation>시드로 뽑은 B (peft의 init_lora_weights=False): ΔW의 랭크는 r = {r} 이하, 특이값 {values}.</translation>
     </message>
     <message>
         <source>A and B trained {steps} Adam steps on a toy task (head 0 should look at the previous token; W frozen): loss {before} → {after}.</source>
@@ -2757,7 +3235,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>merged W + ΔW gives the same attention as the unmerged x·W + scale·(x·Aᵀ)·Bᵀ (max difference {diff}, float64)</source>
-        <translation>병합한 W + ΔW는 병합하지 않은 x·W + scale·(x·Aᵀ)·Bᵀ와 같은 어텐션을 줍니다(최대 차이 {diff}, float64)</translation>
+        <translation>병합한 W + ΔW는 병합하지 않은 x·W + 배율·(x·Aᵀ)·Bᵀ와 같은 어텐션을 줍니다(최대 차이 {diff}, float64)</translation>
     </message>
     <message>
         <source>merged and unmerged differ by {diff}: more than rounding</source>
@@ -3205,7 +3683,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>Rank r</source>
-        <translation>rank r</translation>
+        <translation>랭크 r</translation>
     </message>
     <message>
         <source>α</source>
@@ -3306,7 +3784,7 @@ click to open it; {state}</source>
     </message>
     <message>
         <source>The rank r bounds how much the weight can change: ΔW has rank at most r. α / r scales the update; α = r (the default) makes it 1. Keep α fixed while trying other ranks and the update keeps its size.</source>
-        <translation>rank r은 가중치가 바뀔 수 있는 폭을 제한합니다: ΔW의 rank는 최대 r입니다. α / r은 갱신량의 배율이며, α = r(기본값)이면 1입니다. 다른 rank를 시험할 때 α를 고정해 두면 갱신량의 크기가 유지됩니다.</translation>
+        <translation>랭크 r은 가중치가 바뀔 수 있는 폭을 제한합니다: ΔW의 랭크는 최대 r입니다. α / r은 갱신량의 배율이며, α = r(기본값)이면 1입니다. 다른 랭크를 시험할 때 α를 고정해 두면 갱신량의 크기가 유지됩니다.</translation>
     </message>
     <message>
         <source>Against a full fine-tune</source>

@@ -71,6 +71,7 @@ class LearnedState(Observable):
         self._opener = self._runner.channel(self._deliver_opened, describe=_describe)
         self.progress: float | None = None  # the model's weights read so far (0..1), None: no load
         self._before_load = RANDOM         # the source to go back to when a load is cancelled
+        self._open_hooks = (True, None, None)  # (remember, failed, opened) of the opener's request
         self.generation = None           # the latest GenerationRun of the chosen decoder
         self._analysis: Analysis | None = None
         self._analysis_of = ""  # the name of the source it is an analysis of (app.models.sources)
@@ -300,11 +301,27 @@ class LearnedState(Observable):
         thread); a problem is one `error` line and nothing changes."""
         from .checkpoint_source import source_for_folder
         self._set_busy(translate("app.learned_state", "opening {path}…").format(path=where))
+        self._open_hooks = (True, None, None)
         self._opener.submit(_opened, source_for_folder, where, cancellable=True)
+
+    def open_source(self, job, where: str, busy: str, remember: bool = True, failed=None, opened=None) -> None:
+        """Open a source off the GUI thread as open_folder does, made by `job(where,
+        should_stop=..., progress=...)` (Load adapter…: app.models.adapter_state.open_adapted),
+        with the busy line `busy`, the progress bar and Cancel. `remember`: emit `opened` (the
+        recent list); `failed(message)` hears a problem (also an `error`), `opened(source)` the
+        source just before it is chosen."""
+        self._set_busy(busy)
+        self._open_hooks = (remember, failed, opened)
+        self._opener.submit(_opened_by, partial(job, progress=self._progress_from_job), where, cancellable=True)
+
+    def channel(self, deliver):
+        """A channel of its own on the learned runner (app.models.adapter_state's jobs)."""
+        return self._runner.channel(deliver, describe=_describe)
 
     def find_cached(self, recent: tuple[str, ...] = ()) -> None:
         """List the local Hugging Face cache's models and the `recent` folders that still open
         as sources (on the learned runner; one that no longer opens is left out quietly)."""
+        self._open_hooks = (True, None, None)
         self._opener.submit(_opened, partial(_listed_sources, tuple(recent)), None, cancellable=True)
 
     def cancel_load(self) -> None:
@@ -320,8 +337,13 @@ class LearnedState(Observable):
     def _deliver_opened(self, _generation: int, opened, error: str | None) -> None:
         if not (self._channel.is_busy() or self._generations.is_busy()):
             self._set_busy("")
+        remember, failed, opened_hook = self._open_hooks
         if error is not None:
+            self._posted_progress = None
+            self._set_progress(None)
             self.error.emit(error)
+            if failed is not None:
+                failed(error)
             return
         if opened is None:
             return
@@ -329,7 +351,10 @@ class LearnedState(Observable):
         for source in sources:
             register_source(source)
         if where is not None and sources:
-            self.opened.emit(where)
+            if remember:
+                self.opened.emit(where)
+            if opened_hook is not None:
+                opened_hook(sources[0])
             self.set_source(sources[0].name)
 
     def _progress_from_job(self, fraction: float) -> None:
@@ -376,6 +401,11 @@ def _opened(open_source, where, should_stop=None):
     """The opener's job: (where, sources) — one source for a folder, the cache's for None."""
     found = open_source(where)
     return where, (found,) if where is not None else tuple(found)
+
+
+def _opened_by(job, where, should_stop=None):
+    """open_source's job: (where, (the source job made,))."""
+    return where, (job(where, should_stop=should_stop),)
 
 
 def _weak_slot(owner, method):

@@ -4,7 +4,9 @@ Rows are queries and columns keys (query 0 at the top), tokens on both axes. Mas
 grey and hatched (a weight of 0 stays the colormap's 0 colour), fully masked rows are outlined,
 each row's most-attended key is boxed, and values are printed when the cells are few enough.
 `set_result` only swaps data into existing items; the layout is rebuilt only when the head
-count, the focused head or the number of columns changes.
+count, the focused head or the number of columns changes. A picture that declares its own
+`scale` (app.models.adapter_compare.PictureScale: an adapter's difference, signed) is drawn with
+its levels and colormap, the colour bar following; the others in the window's map on 0..1.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from ..plotting.colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale
+from ..plotting.colormaps import DEFAULT_COLORMAP, dark_text_mask, get_colormap, is_greyscale, resolve_colormap
 from ..plotting.fonts import css_pt, load_bundled_fonts, ui_font
 from .panel import FOREGROUND, HeadPanel, PanelStyle
 from .prepared import ImagePreparer
@@ -30,6 +32,11 @@ from ..plotting.i18n import translate
 AUTO_VALUES_MAX_TOKENS = 12  # "auto" prints values up to this many tokens
 MAX_GRID_HEADS = 16          # more heads than this: the first 16 in the grid, any one by focus
 COLORBAR_PX = 90            # width the colour bar and its labels take from the grid
+
+
+def picture_scale(picture):
+    """The colour scale a picture declares (levels, colormap, bar label, signed), or None."""
+    return getattr(picture, "scale", None)
 
 
 def choose_columns(count: int, width: float, height: float, overhead=(70, 70)) -> int:
@@ -73,6 +80,8 @@ class HeadsGrid(QWidget):
         # compute worker's after_forward hook; without it each item does that work itself)
         self.preparer = ImagePreparer()
         self._images: dict = {}  # the shown result's prepared images, {head: {factors: ...}}
+        self._scale_key = None   # (levels, colormap) of the picture's own scale on the bar, None: 0..1
+        self._instead: QWidget | None = None  # drawn in place of the heatmaps (show_instead)
         self._build_ui()
 
     def _build_ui(self) -> None:
@@ -116,6 +125,7 @@ class HeadsGrid(QWidget):
         if self._focus is not None and self._focus >= n_heads:
             self._focus = None
         self._refresh_shared(result)
+        self._apply_scale()
         visible = self._wanted_heads()
         for head in visible:
             self._show_head(head)
@@ -123,10 +133,27 @@ class HeadsGrid(QWidget):
             self._relayout(visible)
         self._update_notice()
 
+    def show_instead(self, widget: QWidget | None) -> None:
+        """Draw `widget` where the heatmaps are (the window's lines view of the enlarged head), or
+        the heatmaps again (None). The grid keeps its result, focus and exports meanwhile."""
+        layout = self.layout()
+        if widget is not None and layout.indexOf(widget) < 0:
+            layout.insertWidget(layout.indexOf(self._view) + 1, widget, 1)
+        if self._instead is not None and self._instead is not widget:
+            self._instead.hide()
+        self._instead = widget
+        self._view.setVisible(widget is None)
+        if widget is not None:
+            widget.show()
+
+    def add_header(self, widget: QWidget) -> None:
+        """A bar above the heatmaps (the window's: an adapted model's base / adapted / difference)."""
+        self.layout().insertWidget(0, widget)
+
     def set_colormap(self, name: str) -> None:
         cmap = get_colormap(name)  # KeyError for unknown names, before changing anything
         self._cmap_name = name
-        self._bar.setColorMap(cmap)
+        self._apply_scale(cmap)
         self._layers_key = None  # the mask colour depends on the map
         self._redraw()
 
@@ -247,7 +274,9 @@ class HeadsGrid(QWidget):
             self._bar.setImageItem([p.image for p in self._panels.values()])
         r = self._result
         show = self.values_shown()
-        dark = dark_text_mask(self._cmap_name, r.weights[head]) if show else None
+        scale = picture_scale(r)
+        dark = None if not show else (dark_text_mask(self._cmap_name, r.weights[head]) if scale is None
+                                      else HeadPanel.dark_text(r.weights[head], scale.levels, scale.colormap))
         panel.set_head(r, head, self._layers, dark, show, self._ticks)
         panel.image.set_prepared(self._images.get(head, {}))
 
@@ -290,8 +319,26 @@ class HeadsGrid(QWidget):
         axis.setPen(pg.mkPen(FOREGROUND, width=self._style.axis_px))
         axis.setTextPen(pg.mkPen(FOREGROUND))
         axis.setStyle(tickFont=ui_font(self._style.tick_pt))
-        axis.setLabel(translate("heads.grid", "weight"), color=FOREGROUND,
+        scale = picture_scale(self._result)
+        axis.setLabel(translate("heads.grid", "weight") if scale is None else scale.bar_label(), color=FOREGROUND,
+                      siPrefixEnableRanges=(),  # a difference's ±0.9 stays 0.9, not 900 (×0.001)
                       **{"font-size": css_pt(self._style.tick_pt)})
+
+    def _apply_scale(self, cmap=None) -> None:
+        """The colour bar (and so every head's image) on the shown picture's scale: its own
+        (picture_scale) or the window's colormap on 0..1."""
+        scale = picture_scale(self._result)
+        key = None if scale is None else (scale.levels, scale.colormap)
+        if key == self._scale_key and cmap is None:
+            return
+        self._scale_key = key
+        if scale is None:
+            self._bar.setColorMap(cmap or get_colormap(self._cmap_name))
+            self._bar.setLevels((0.0, 1.0))
+        else:
+            self._bar.setColorMap(resolve_colormap(scale.colormap))
+            self._bar.setLevels(scale.levels)
+        self._apply_bar_style()
 
     def _apply_label_fonts(self) -> None:
         font = ui_font(self._style.title_pt if self._presentation else self._style.tick_pt + 1)

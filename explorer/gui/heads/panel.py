@@ -106,12 +106,17 @@ class HeadPanel(MatrixHeatmap):
         n = weights.shape[0]
         self.head = head
         self.n = n
-        self.set_image(weights, (0.0, 1.0))  # framed anew when n changed
+        scale = getattr(result, "scale", None)  # a difference: its own signed levels (grid.picture_scale)
+        self.set_image(weights, (0.0, 1.0) if scale is None else scale.levels)  # framed anew when n changed
         self._set_layers(layers)
         self._set_argmax(result.stats.argmax[head])
         self.values.setVisible(show_values)
         if show_values:
-            self.values.set_cells(weights, dark, result.mask & ~result.empty_rows[:, None])
+            shown = result.mask & ~result.empty_rows[:, None]
+            if scale is None or not scale.signed:
+                self.values.set_cells(weights, dark, shown)
+            else:  # signed: "+0.12", "-0.30"
+                self.values.set_texts(np.char.mod("%+.2f", weights), dark, shown)
         title = result.head_title(head)  # a learned layer: the head's role (app.pictures)
         if title is not None:
             self._show_title(title)

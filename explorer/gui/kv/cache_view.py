@@ -199,7 +199,7 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         self.head_box.setVisible(head is not None)
         if head is not None:
             self.head_box.setRect(QRectF(-0.5, head - 0.5, trace.config.n_tokens, 1.0))
-        self.show_step(min(self.step, n - 1))
+        self.show_step(min(self.step, len(trace.steps) - 1))
 
     def _draw_separators(self, head: int | None) -> None:
         """Lines between heads in the concatenated view (kept while the head layout is the same)."""
@@ -227,10 +227,11 @@ class KVCacheView(pg.GraphicsLayoutWidget):
         step = self.trace.steps[t]
         self.step = t
         n, width = self.trace.config.n_tokens, self._width
+        row = t + n - len(self.trace.steps)  # positions cached before the first step: an adapter's ⟨p1⟩…
         for cover, new in ((self.k_cover, self.k_new), (self.v_cover, self.v_new)):
-            cover.setRect(QRectF(-0.5, t + 0.5, width, n - 1 - t))
-            cover.setVisible(t < n - 1)
-            new.setRect(QRectF(-0.5, t - 0.5, width, 1.0))
+            cover.setRect(QRectF(-0.5, row + 0.5, width, n - 1 - row))
+            cover.setVisible(row < n - 1)
+            new.setRect(QRectF(-0.5, row - 0.5, width, 1.0))
         q = step.q.reshape(1, -1) if self.head is None else step.q[self.head][None, :]  # (1, width)
         self.q_item.setImage(q, autoLevels=False, levels=self._q_levels)
         self.out_item.setImage(step.output[None, :], autoLevels=False, levels=self._out_levels)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSlider, QSpinB
 from ...app.models.learned_generation import cache_text, flops_text
 from ...app.models.learned_state import LearnedState
 from ...app.models.sources import source_for
+from .adapter_views import NextTokenTable
 from ..plotting.colormaps import symmetric_levels
 from ..plotting.fonts import ui_font
 from ..plotting.i18n import translate
@@ -48,7 +49,8 @@ class GenerationView(QWidget):
         self.count.setPrefix(translate("learned.generation_view", "generate "))
         self.count.setSuffix(translate("learned.generation_view", " tokens"))
         self.button = QPushButton(translate("learned.generation_view", "step through with the KV cache"))
-        self.button.clicked.connect(lambda: state.generate(self.count.value()))
+        self.job = None  # () -> the generation job (the window's sampling choice, gui/insight); None: greedy
+        self.button.clicked.connect(lambda: state.generate(self.count.value(), job=self.job() if self.job else None))
         self.kv_head = QSpinBox()
         self.kv_head.setPrefix(translate("learned.generation_view", "KV head "))
         self.kv_head.valueChanged.connect(lambda _v: self._show_step())
@@ -60,6 +62,7 @@ class GenerationView(QWidget):
         for label in (self.cache, self.flops, self.step_label):
             label.setWordWrap(True)
         self.which = QLabel()
+        self.next_tokens = NextTokenTable()  # filled by the window (AdapterState.next_tokens)
         self.plots = pg.GraphicsLayoutWidget()
         self.plots.setBackground("w")
         self.images = {}
@@ -86,6 +89,7 @@ class GenerationView(QWidget):
         facts.addStretch(1)
         middle = QHBoxLayout()
         middle.addWidget(self.top5)
+        middle.addWidget(self.next_tokens)  # an adapted decoder: base vs adapted (adapter_views)
         middle.addLayout(facts, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
@@ -118,6 +122,7 @@ class GenerationView(QWidget):
                                         "model trained in the Train tab, under Model source."))
             for label in (self.step_label, self.top5, self.cache, self.flops):
                 label.setText("")
+            self.next_tokens.show_step(None, 0)
             return
         gap = " " if source_for(run.model).capabilities.integer_tokens else ""  # integer tokens: apart
         prompt = "".join(r.token + gap for r in run.records[:run.prompt_tokens]).replace("▁", " ")
@@ -140,6 +145,7 @@ class GenerationView(QWidget):
         self.step_label.setText(translate("learned.generation_view", "<b>step {position}</b>: fed {token} ({kind})").format(
             position=record.position, token=html.escape(record.token), kind=kind))
         self.top5.setText(top5_html(record.top5))
+        self.next_tokens.show_step(run, self.slider.value())
         self.cache.setText(cache_text(spec, record))
         self.flops.setText(flops_text(record))
         layer = min(self._state.layer, spec.layers - 1)
@@ -172,6 +178,10 @@ class GenerationView(QWidget):
                 plot.setTitle(translate("learned.generation_view", "{name} cache").format(name=name),
                               color="#222222", bold=True)
             self.set_run(self._run)
+
+    def add_panel(self, widget: QWidget) -> None:
+        """A panel under the controls row (the window's sampling controls and their bars)."""
+        self.layout().insertWidget(1, widget)
 
     def cache_image(self, name: str) -> np.ndarray:
         """The drawn cache matrix (tests read it back)."""

@@ -5,7 +5,9 @@ its role's colour and labelled "ind .87" when there is room (the tooltip always 
 Clicking a tile emits ``tile_clicked(layer, head)`` (the window opens it in the heads view). The
 buttons choose what the model reads: the sentence, the sentence repeated, or random tokens
 repeated, where induction heads light up (red frames). A right-click switches a head off (crossed
-out) or on again; the line under the tiles says what that does to the model's output.
+out) or on again; the line under the tiles says what that does to the model's output. For an
+adapted model the heads its adapter changed most are marked (`set_marks`: a numbered badge, the
+rank by max |adapted − base|) and named in a line.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..plotting.fonts import ui_font
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 from .thumbnails import ROLE_COLOURS, TileLayout, compose, fit_layout, lookup_table
 
+MARK_COLOUR = "#e6550d"  # the adapter's most changed heads (no role uses it)
 SEQUENCE_BUTTONS = (("text", QT_TRANSLATE_NOOP("learned.overview", "the sentence")),
                     ("repeat", QT_TRANSLATE_NOOP("learned.overview", "repeat the sentence")),
                     ("random", QT_TRANSLATE_NOOP("learned.overview", "random tokens repeated")))
@@ -62,6 +65,9 @@ class OverviewCanvas(QWidget):
         self.layout_: TileLayout | None = None
         self.selected: tuple[int, int] | None = None
         self.pruned: frozenset = frozenset()
+        self.marks: tuple = ()  # ((layer, head, max |Δ|), ...) largest first: the adapter's top heads
+        self.tiles_of = None  # analysis -> (layers, heads, m, m) drawn instead of its attentions, or None
+        # (the window's pieces ↔ words switch: app.insight.words.WordsState.tiles_for)
         self._pt = 8.0
 
     def set_analysis(self, analysis: Analysis | None) -> None:
@@ -84,6 +90,11 @@ class OverviewCanvas(QWidget):
         self.pruned = frozenset(heads)
         self.update()
 
+    def set_marks(self, marks) -> None:
+        """Badges 1, 2, … on the heads an adapter changed most ((layer, head, value), largest first)."""
+        self.marks = tuple(marks)
+        self.update()
+
     def image_array(self):
         """The composed tiles (tests read them back)."""
         return self._pixels
@@ -97,7 +108,9 @@ class OverviewCanvas(QWidget):
         label_h = QFontMetrics(ui_font(self._pt)).height()
         self.layout_ = fit_layout(a.spec.layers, a.spec.heads, self.width(), self.height(), label_h,
                                   header=(4 * label_h, label_h + 4))
-        self._pixels = compose(a.attentions, self.layout_, self._lut, a.spec.kind == "decoder")
+        tiles = self.tiles_of(a) if self.tiles_of is not None else None
+        self._pixels = compose(a.attentions if tiles is None else tiles, self.layout_, self._lut,
+                               a.spec.kind == "decoder")
         h, w, _ = self._pixels.shape
         self._image = QImage(self._pixels.data, w, h, 3 * w, QImage.Format.Format_RGB888)
         self.update()
@@ -122,7 +135,24 @@ class OverviewCanvas(QWidget):
         for layer in range(lay.layers):
             for head in range(lay.heads):
                 self._paint_tile(painter, lay, layer, head, names[layer, head], scores[layer, head])
+        for rank, (layer, head, _value) in enumerate(self.marks, 1):
+            if layer < lay.layers and head < lay.heads:
+                self._paint_mark(painter, lay, layer, head, rank)
         painter.end()
+
+    def _paint_mark(self, painter: QPainter, lay: TileLayout, layer: int, head: int, rank: int) -> None:
+        """An orange outline round the tile and its rank in a badge at the top right corner."""
+        x, y = lay.origin(layer, head)
+        painter.setPen(QPen(QColor(MARK_COLOUR), 2, Qt.PenStyle.DashLine))
+        painter.drawRect(x - 2, y - 2, lay.tile + 3, lay.tile + 3)
+        side = max(11, painter.fontMetrics().height())
+        badge = QRect(x + lay.tile - side + 2, y - 2, side, side)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(MARK_COLOUR))
+        painter.drawEllipse(badge)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QColor("white"))
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(rank))
 
     def _paint_headers(self, painter: QPainter, lay: TileLayout) -> None:
         painter.setPen(QColor("#222222"))
@@ -173,6 +203,10 @@ class OverviewCanvas(QWidget):
         others = ", ".join(f"{role_name(k)} {v:.2f}" for k, v in r.scores.items())
         state = (translate("learned.overview", "off (right-click: on again)") if tile in self.pruned
                  else translate("learned.overview", "right-click: switch it off"))
+        for rank, (layer, head, value) in enumerate(self.marks, 1):
+            if (layer, head) == tile:
+                others += "\n" + translate("learned.overview", "changed by the adapter: #{rank}, max |Δ| {value}"
+                                            ).format(rank=rank, value=f"{value:.2f}")
         return translate("learned.overview", "layer {layer} head {head}: {role} {score}\n{others}\nclick to open it; {state}").format(
             layer=r.layer, head=r.head, role=role_name(r.role), score=f"{r.score:.2f}", others=others, state=state)
 
@@ -227,11 +261,15 @@ class ModelOverview(QWidget):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.effect = QLabel(translate("learned.overview", "Right-click a tile to switch that head off and see what it changes."))
         self.effect.setWordWrap(True)
+        self.marks = QLabel()  # the heads an adapter changed most (set_marks)
+        self.marks.setWordWrap(True)
+        self.marks.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(bar_widget)
         layout.addWidget(self.legend)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.summary)
+        layout.addWidget(self.marks)
         layout.addWidget(self.effect)
         self.canvas.tile_toggled.connect(state.toggle_head)
         state.pruned_changed.connect(self._on_pruned)
@@ -249,6 +287,16 @@ class ModelOverview(QWidget):
                              translate("learned.overview", "The overview shows a pretrained model: choose one under Model source."))
         for button in (*self.buttons.values(), self.reseed):
             button.setEnabled(analysis is not None or not self._state.model.capabilities.course_settings)
+
+    def set_marks(self, marks) -> None:
+        """The heads an adapter changed most ((layer, head, max |Δ|), largest first; () for none):
+        badges on their tiles and one line naming them."""
+        self.canvas.set_marks(marks)
+        self.marks.setVisible(bool(marks))
+        parts = ", ".join(f"{rank}: L{layer} H{head} {value:.2f}"
+                          for rank, (layer, head, value) in enumerate(marks, 1))
+        text = translate("learned.overview", "changed most by the adapter (max |adapted − base| weight): {heads}")
+        self.marks.setText(f"<span style='color:{MARK_COLOUR}'>●</span>&nbsp;" + text.format(heads=parts))
 
     def set_colormap(self, name: str) -> None:
         self.canvas.set_colormap(name)
@@ -283,6 +331,7 @@ class ModelOverview(QWidget):
                 self.effect.setText(translate("learned.overview",
                                               "Right-click a tile to switch that head off and see what it changes."))
             self.legend.setText(legend_html())
+            self.set_marks(self.canvas.marks)
             self.set_analysis(self._state.analysis)
             self._on_pruned(self._state.pruned)
             if self._state.effect is not None:

@@ -138,7 +138,9 @@ class ModelSourceControl(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.combo)
-        layout.addWidget(self.open_button)
+        self._buttons = QHBoxLayout()  # Open model folder… and, beside it, Load adapter…
+        self._buttons.addWidget(self.open_button)
+        layout.addLayout(self._buttons)
         layout.addWidget(self.info)
         busy = QHBoxLayout()
         busy.addWidget(self.busy_label)
@@ -149,6 +151,16 @@ class ModelSourceControl(QWidget):
         layout.addWidget(self.layer_label)
         layout.addWidget(self.layer_slider)
         layout.addWidget(self.padding)
+
+    def add_adapter_control(self, control) -> None:
+        """Load adapter… (learned.adapter_control) beside Open model folder…, its lines under the
+        model's sizes."""
+        self._buttons.addWidget(control.load_button)
+        self.layout().insertWidget(self.layout().indexOf(self.info) + 1, control)
+
+    def add_button_row(self, widget) -> None:
+        """A row of its own under Open model folder… (Fine-tune LoRA…: learned.lora_dialog)."""
+        self.layout().insertWidget(self.layout().indexOf(self.info), widget)
 
     def sync(self, *_args) -> None:
         """Show the state's source, sizes and layer."""

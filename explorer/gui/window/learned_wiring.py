@@ -7,17 +7,28 @@ generation with its real KV cache in a tab (window.generation_view), and routes 
 (``LayerPicture``) and the random model's controls and info strip are hidden; back on "random
 (course)" the grid draws the random model's latest result again. A tile clicked in the overview
 opens that layer and head in the heads view. The device follows the window's device choice.
+
+PEFT adapters (`install_adapters`): an ``AdapterState`` (window.adapters), Load adapter… beside
+Open model folder… (window.adapter_control), base / adapted / difference above the heads grid
+(window.adapter_bar; Shown asks the state which picture to show), the heads the adapter changed
+most marked in the overview, the next token before / after in the Generate tab.
 """
 
 from __future__ import annotations
 
-from ...app.models.learned_kv import layer_trace, not_a_decoder_text
+from ...app.models.adapter_compare import kv_trace
+from ...app.models.adapter_state import AdapterState
+from ...app.models.learned_kv import not_a_decoder_text
 from ...app.models.learned_state import LearnedState
 from ...app.settings import MAX_RECENT_MODELS
+from ..learned.adapter_control import AdapterControl
+from ..learned.adapter_views import AdapterModeBar
 from ..learned.generation_view import GenerationView
 from ..learned.info import LearnedInfoStrip
+from ..learned.lora_dialog import install_lora_tuning
 from ..learned.overview import ModelOverview
 from ..learned.source import ModelSourceControl
+from ..insight.mount import install_insight
 from ..plotting.i18n import on_language_change, translate
 
 
@@ -60,7 +71,26 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     window.tabs.currentChanged.connect(lambda _index: update_kv(window))
     window.state.view.colormap_changed.connect(window.model_overview.set_colormap)
     window.state.config_changed.connect(lambda config: learned.set_device(config.device))
+    install_adapters(window, learned)
+    install_insight(window)  # the Inside attention tab, the grid's words and lines switches, sampling
     return learned
+
+
+def install_adapters(window, learned: LearnedState) -> AdapterState:
+    """Load adapter…, base / adapted / difference, the overview's marks, next tokens before / after."""
+    adapters = window.adapters = AdapterState(learned)
+    window.shown.attach_adapter(adapters)
+    window.adapter_control = AdapterControl(adapters, learned)
+    window.model_source.add_adapter_control(window.adapter_control)
+    window.adapter_bar = AdapterModeBar(adapters)
+    window.heads_grid.add_header(window.adapter_bar)
+    learned.layer_changed.connect(lambda _layer: window.adapter_bar.sync())
+    learned.source_changed.connect(lambda _name: window.adapter_bar.sync())
+    adapters.comparison_changed.connect(
+        lambda c: window.model_overview.set_marks(() if c is None else c.top_heads()))
+    adapters.next_tokens_changed.connect(window.generation_view.next_tokens.set_comparison)
+    window.lora_tune_button = install_lora_tuning(window.model_source, learned, adapters)  # Fine-tune LoRA…
+    return adapters
 
 
 def update_kv(window) -> None:
@@ -89,7 +119,7 @@ def update_kv(window) -> None:
         return
     shown = window.learned_kv
     if shown is None or shown[0] is not run or shown[1] != learned.layer:
-        trace = layer_trace(run, learned.layer)
+        trace = kv_trace(run, learned.layer)  # a prefix's or prompt's virtual positions labelled
         _set_learned_kv(window, (run, learned.layer, trace))
         step = panel.step if shown is not None and shown[0] is run else None
         panel.set_trace(trace)

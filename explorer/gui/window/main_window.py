@@ -71,6 +71,10 @@ class MainWindow(QMainWindow):
         self.model_source = self.model_overview = self.generation_view = None  # (install_learned)
         self.learned_strip = None  # the info strip of a model source's layer (install_learned)
         self.learned_kv = None  # (run, layer, LearnedKVTrace) the KV tab shows of a decoder
+        self.insight = self.inside_view = None  # the Inside attention tab and its state (gui/insight/mount)
+        self.grid_switches = self.words_switch = self.lines_switch = None  # pieces ↔ words, heatmap ↔ lines
+        self.head_lines = None  # the enlarged head drawn as lines (install_insight)
+        self.sampling = self.sampling_panel = None  # the Generate tab's sampling (install_insight)
         self.lessons_menu = None  # the Lessons menu (install_lessons)
         self.language_menu, self.language_actions = None, {}  # View → Language (language.py)
         self.export_dialog = None  # the one Export… dialog, made on first use (export_dialog.py)
