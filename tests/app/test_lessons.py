@@ -31,7 +31,8 @@ text.ko = "둘"
 
 def test_builtin_lessons_load_in_course_order():
     lessons = builtin_lessons()
-    assert [lesson.name for lesson in lessons] == ["attention", "transformer-block", "decoding"]
+    assert [lesson.name for lesson in lessons] == ["attention", "transformer-block", "decoding", "peft",
+                                                   "inside-attention"]
     for lesson in lessons:
         assert len(lesson) >= 5
         for step in lesson.steps:

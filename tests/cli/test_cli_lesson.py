@@ -42,7 +42,7 @@ def test_list_names_the_builtin_lessons(capsys):
     code, out, err = run(capsys, "lesson", "--list")
     assert code == 0 and err == ""
     assert [line.split("\t")[0] for line in out.splitlines()] == [
-        "attention", "transformer-block", "decoding"]
+        "attention", "transformer-block", "decoding", "peft", "inside-attention"]
 
 
 def test_check_good_and_bad_files(capsys, lesson_file):
