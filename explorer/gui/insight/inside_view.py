@@ -14,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from ..plotting.fonts import ui_font
+from ..plotting.fonts import set_text_colour, ui_font
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 from ..plotting.labels import plain_label
 from .lens_page import LensPage
@@ -49,7 +49,7 @@ class InsideView(QWidget):
         self.choice = Segmented(insight, "view", CONTEXT, VIEW_CHOICES, tooltips=VIEW_TIPS)
         self.message = plain_label(QLabel(" "))
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #8a4b00")
+        set_text_colour(self.message, "#8a4b00")  # a palette, not a style sheet (tests/gui/test_fonts.py)
         self.pages: dict = {}  # view -> its page, built when first shown (12 plots: ~0.3 s)
         self.stack = QStackedWidget()
         self.save = SaveButton(lambda: self.page(self.insight.view), self.file_name)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QVBoxLayout, QWi
 from ...app.i18n import error_text
 from ...app.models.adapter_state import AdapterState
 from ...app.models.sources import sources_changed
+from ..plotting.fonts import set_text_colour
 from ..plotting.i18n import translate
 
 ERROR_COLOUR = "#b00020"
@@ -51,7 +52,7 @@ class AdapterControl(QWidget):
             label.setTextFormat(Qt.TextFormat.PlainText)  # names from a file: never rich text
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR}")
+        set_text_colour(self.error, ERROR_COLOUR)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.info)  # the button goes beside Open model folder… (source.add_adapter_control)

@@ -22,6 +22,7 @@ from ...app.models.lora_tuning import LoraTuning
 from ...app.models.sources import sources_changed
 from ...core.adapters import lora_train as lt
 from ..plotting.flow_layout import FlowLayout
+from ..plotting.fonts import set_text_colour
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
 from .lora_curve import LossCurve
 
@@ -79,7 +80,7 @@ class LoraTuneDialog(QDialog):
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setTextFormat(Qt.TextFormat.PlainText)  # may name a file
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR}")
+        set_text_colour(self.error, ERROR_COLOUR)
         self.curve = LossCurve()
         self._family = None
         self._build_layout()
