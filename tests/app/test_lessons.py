@@ -68,6 +68,23 @@ def test_steps_carry_config_and_view_forward(lesson_file):
     assert second.config.tokens == first.config.tokens
 
 
+def test_insight_steps_name_their_page_and_carry_it_over(lesson_file):
+    lesson = load_lesson(lesson_file(GOOD.replace('tab = "heads"', 'tab = "insight"\ninsight = "lens"\n'
+                                                                 'highlight = "insight_view"')))
+    first, second = lesson.steps
+    assert (first.tab, first.insight, first.highlight) == ("insight", "lens", "insight_view")
+    assert (second.tab, second.insight) == ("insight", "lens")  # carried over with the tab
+    plain = load_lesson(lesson_file(GOOD.replace('tab = "heads"', 'tab = "insight"')))
+    assert plain.steps[0].insight == "sinks"  # the tab's first page
+    assert load_lesson(lesson_file(GOOD)).steps[0].insight is None  # not on the tab: no page
+
+
+def test_the_lessons_pages_are_the_insight_tabs():
+    from explorer.app.insight.state import VIEWS
+    from explorer.app.lessons.lesson_schema import INSIGHT_VIEWS
+    assert INSIGHT_VIEWS == VIEWS
+
+
 @pytest.mark.parametrize("change, line, expected", [
     (('preset = "course-lab3"', 'preset = "nope"'), 6, "step 1: unknown preset 'nope'"),
     (('focus_head = 3', 'focus_head = 3\nzoom = 2'), 14, "step 2: unknown key 'zoom'"),
@@ -81,6 +98,11 @@ def test_steps_carry_config_and_view_forward(lesson_file):
     (('tab = "heads"', 'tab = "heads"\nhighlight = "kv_step"'), 8,
      "control 'kv_step' is on the 'kv' view"),
     (('[[step]]\nconfig', '[[stepp]]\nconfig'), 11, "unknown key 'stepp'"),
+    (('tab = "heads"', 'tab = "heads"\ninsight = "rollout"'), 8, 'set tab = "insight"'),
+    (('tab = "heads"', 'tab = "insight"\ninsight = "saliency"'), 8, "unknown Inside attention page 'saliency'"),
+    (('tab = "heads"', 'tab = "insight"\ninsight = ["lens"]'), 8, "unknown Inside attention page ['lens']"),
+    (('tab = "heads"', 'tab = "heads"\nhighlight = "insight_view"'), 8,
+     "control 'insight_view' is on the 'insight' view"),
 ])
 def test_broken_file_names_file_line_and_step(lesson_file, change, line, expected):
     path = lesson_file(GOOD.replace(*change))

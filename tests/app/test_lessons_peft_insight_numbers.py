@@ -151,7 +151,7 @@ def test_the_smollm2_lora_step_quotes_peft_s_default_count():
 # ----- What raw attention hides: the course model's numbers --------------------------------------
 def test_value_weighted_step_quotes_the_lab3_norms():
     s = step("inside-attention", "value-weighted")
-    assert s.config == LAB3 and s.model == "random" and s.focus_head == 0
+    assert s.config == LAB3 and s.model == "random" and (s.tab, s.insight) == ("insight", "values")
     result = forward(LAB3)
     norms = course_value_norms(result)  # (1, heads, n, n)
     alpha, weighted = result.weights[0, 0], norms[0, 0, 0]  # head 0, query 나는

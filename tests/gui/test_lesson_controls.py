@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QWidget
 
 from explorer.app.lessons import CONTROLS
 from explorer.gui.controls.panel import ControlPanel
+from explorer.gui.insight.inside_view import InsideView
 from explorer.gui.kv.panel import KVPanel
 from explorer.gui.learned.source import ModelSourceControl
 from explorer.gui.pe.panel import PEPanel
@@ -22,7 +23,7 @@ from explorer.gui.topics.scaling_view import ScalingView
 from explorer.gui.training.view import TrainView
 
 VIEWS = (ControlPanel, ModelSourceControl, KVPanel, PEPanel, QKVView, ScalingView, CrossView,
-         MasksView, PruningView, EncoderView, PeftView, TrainView)
+         MasksView, PruningView, EncoderView, PeftView, TrainView, InsideView)
 
 
 def test_every_lesson_control_is_declared_by_exactly_one_view():
@@ -37,6 +38,7 @@ def test_every_lesson_control_is_declared_by_exactly_one_view():
 def test_the_lesson_wiring_finds_each_named_control_in_the_window(make_window):
     window = make_window()
     lessons = window.install_lessons()
+    window.install_learned()  # the Inside attention tab comes with the model views
     for topic in {"qkv", "scaling", "cross", "masks", "pruning", "encoder", "peft"}:
         window.topics_controller.show_topic(topic, apply_preset=False)
     found = {name: lessons.control_widget(name) for name in CONTROLS}

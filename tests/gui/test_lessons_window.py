@@ -64,7 +64,7 @@ def expected_page(window, step):
         return window.topics_controller.views[step.topic]
     return {"heads": window.heads_grid, "pe": window.pe_panel, "kv": window.kv_panel,
             "overview": window.model_overview, "generate": window.generation_view,
-            "train": window.train_view}[step.tab]
+            "train": window.train_view, "insight": window.inside_view}[step.tab]
 
 
 def assert_shows(window, step) -> None:
@@ -78,6 +78,9 @@ def assert_shows(window, step) -> None:
         assert window.learned.layer == step.layer
     if step.tab == "heads":
         assert window.focus_head() == step.focus_head == window.heads_grid.focus_head()
+    if step.tab == "insight":  # the page the step names, shown and computed
+        assert window.insight.view == step.insight and window.insight.active
+        assert window.inside_view.stack.currentWidget() is window.inside_view.page(step.insight)
     if step.kv_step is not None:
         assert window.kv_panel.step == step.kv_step == state.view.kv_step
     if step.topic == "pruning":

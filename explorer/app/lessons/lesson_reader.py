@@ -20,7 +20,7 @@ from ...core.learned.registry import MODELS
 from ...core.presets import PRESETS
 from .lesson_lines import KeyLines
 from .lesson_schema import (_ID, CONFIG_KEYS, CONTROLS, LANGS, LESSON_KEYS, MAX_PROBLEMS,
-                            MAX_TEXT_CHARS, MAX_TITLE_CHARS, RANDOM_MODEL, STEP_KEYS, TABS, TOPICS,
+                            INSIGHT_VIEWS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, RANDOM_MODEL, STEP_KEYS, TABS, TOPICS,
                             Lesson, LessonError, Step, Text)
 
 _SHORT = reprlib.Repr()
@@ -124,6 +124,8 @@ class _Reader:
                            "head")
         kv_step = self.kv_step(i, table.get("kv_step"), base)
         highlight = self.highlight(i, table.get("highlight"), base)
+        if "insight" in table:
+            self.insight(i, table["insight"], base)
         text = self.text(i, "text", table.get("text"), required=True)
         question = self.text(i, "question", table.get("question"))
         answer = self.text(i, "answer", table.get("answer"))
@@ -133,7 +135,8 @@ class _Reader:
         if text is None:
             return None
         return Step(i + 1, step_id, self.lines.line(i), text, base.config, base.tab, base.topic,
-                    base.model, base.layer, base.prune, focus, kv_step, highlight, question, answer)
+                    base.model, base.layer, base.prune, focus, kv_step, highlight, question, answer,
+                    insight=base.insight if base.tab == "insight" else None)
 
     # ----- parts --------------------------------------------------------------------------
     def config(self, i: int, table: dict, current: AttentionConfig) -> AttentionConfig:
@@ -216,6 +219,17 @@ class _Reader:
                                        f"sentence: leave kv_step out")
             return None
         return self.index(i, "kv_step", value, base.config.n_tokens, "KV step")
+
+    def insight(self, i: int, page, base: "_Base") -> None:
+        """The Inside attention page a step opens (carried over to the next insight steps)."""
+        if base.tab != "insight":
+            self.problem(i, "insight", f"insight chooses a page of the Inside attention tab: "
+                                       f"set tab = \"insight\" (this step shows {base.tab or base.topic!r})")
+        elif isinstance(page, str) and page in INSIGHT_VIEWS:
+            base.insight = page
+        else:
+            self.problem(i, "insight", f"unknown Inside attention page {shown(page)} "
+                                       f"(choose {', '.join(INSIGHT_VIEWS)})")
 
     def highlight(self, i: int, name, base: "_Base") -> str | None:
         if name is None:
@@ -309,6 +323,7 @@ class _Base:
         self.model = RANDOM_MODEL
         self.layer = 0
         self.prune: tuple[int, ...] = ()
+        self.insight = INSIGHT_VIEWS[0]
 
 
 def _tidy(text: str) -> str:

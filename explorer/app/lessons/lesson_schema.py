@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ...core.config import AttentionConfig
 
-TABS = ("heads", "pe", "kv", "overview", "generate", "train")
+TABS = ("heads", "pe", "kv", "overview", "generate", "train", "insight")
+INSIGHT_VIEWS = ("sinks", "rollout", "values", "lens")  # app/insight/state.VIEWS: the Inside attention pages
 TOPICS = ("qkv", "scaling", "cross", "masks", "pruning", "encoder", "peft")  # gui/topics/menu.TOPICS
 RANDOM_MODEL = "random"
 # control name -> where it lives: "controls" (the controls dock), or the tab / topic showing it
@@ -27,11 +28,12 @@ CONTROLS = {
     "cross_sentence": "cross", "masks_head": "masks", "pruning_heads": "pruning",
     "encoder_norm": "encoder", "encoder_activation": "encoder",
     "peft_method": "peft", "peft_target": "peft", "peft_rank": "peft", "peft_b_init": "peft",
+    "insight_view": "insight", "insight_variant": "insight",
 }
 LANGS = ("en", "ko")
 LESSON_KEYS = ("title", "summary", "order")
 STEP_KEYS = ("id", "preset", "config", "tab", "topic", "model", "layer", "focus_head", "kv_step",
-             "highlight", "prune_heads", "text", "question", "answer")
+             "highlight", "prune_heads", "insight", "text", "question", "answer")
 CONFIG_KEYS = ("tokens", "d_model", "n_heads", "seed", "scaled", "causal", "padding",
                "positional", "init")  # never backend, device, dtype: those stay the user's
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -83,6 +85,7 @@ class Step:
     highlight: str | None = None
     question: Text | None = None
     answer: Text | None = None
+    insight: str | None = None   # the Inside attention page (INSIGHT_VIEWS) when tab is "insight"
 
     @property
     def view(self) -> str:

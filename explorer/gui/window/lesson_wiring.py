@@ -140,6 +140,10 @@ class LessonController(QObject):
         if step.topic is not None:
             view = window.topics_controller.views.get(step.topic)
             return view is not None and not view.runner.is_busy() and not view._dirty
+        if step.tab == "insight":  # its page's numbers for the shown source, computed and drawn
+            insight = window.insight
+            return (insight is not None and insight.active and insight.view == step.insight
+                    and insight.is_idle() and not insight.pending(step.insight))
         return True
 
     # ----- applying a step -----------------------------------------------------------------
@@ -215,9 +219,13 @@ class LessonController(QObject):
             if window.statusBar().currentMessage() == view.explanation.topic.title:
                 window.statusBar().clearMessage()  # the topic's title, stale at the next step
             return
+        if step.tab == "insight":
+            self._learned()  # the Inside attention tab is mounted with the model views
+            window.insight.view = step.insight
         page = {"heads": window.heads_grid, "pe": window.pe_panel, "kv": window.kv_panel,
                 "overview": window.model_overview, "generate": window.generation_view,
-                "train": window.install_training() if step.tab == "train" else None}.get(step.tab)
+                "train": window.install_training() if step.tab == "train" else None,
+                "insight": window.inside_view}.get(step.tab)
         if page is not None:
             window.tabs.setCurrentWidget(page)
 
@@ -264,7 +272,8 @@ class LessonController(QObject):
         """The views that may declare `name`: the controls, the model source, the KV and PE tabs,
         the open topics and the Train tab (built when a step names one of its controls)."""
         w = self.window
-        owners = [w.controls, w.model_source, w.kv_panel, w.pe_panel, *w.topics_controller.views.values()]
+        owners = [w.controls, w.model_source, w.kv_panel, w.pe_panel, w.inside_view,
+                  *w.topics_controller.views.values()]
         if name in TrainView.LESSON_CONTROLS:
             owners.append(w.install_training())
         return owners
