@@ -21,7 +21,7 @@ state = AppState()
 win = MainWindow(state)
 win.show()
 win.state.view.presentation = os.environ.get("PRESENT", "0") == "1"
-view = win.train_view
+view = win.install_training()
 win.tabs.setCurrentWidget(view)
 if os.environ.get("HIDE_DOCK") == "1":
     win.controls_dock.hide()

@@ -56,6 +56,12 @@ def _plot(layout: pg.GraphicsLayoutWidget, row: int, col: int, title: str) -> pg
     return plot
 
 
+def _grid_width(widths: list[float], columns: int) -> float:
+    """The width of entries laid out row by row in `columns` columns (pyqtgraph's LegendItem
+    order): the sum of each column's widest entry."""
+    return sum(max(widths[c::columns]) for c in range(columns))
+
+
 class TrainingCurves(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -67,8 +73,8 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.role_plots = {ROLES[0]: _plot(self, 0, 2, translate("training.curves", TITLES[2])),
                            ROLES[1]: _plot(self, 0, 3, translate("training.curves", TITLES[3]))}
         self.plots = [self.loss_plot, self.accuracy_plot, *self.role_plots.values()]
-        # one legend row under the plots: the two losses, then which colour is which head
-        # (layer 1 dashed); its columns follow the width (_fit_legend)
+        # one legend under the plots: the two losses, then which colour is which head (layer 1
+        # dashed); its columns follow the width (_fit_legend)
         self.legend = pg.LegendItem(labelTextSize="9pt", labelTextColor="k", colCount=5)
         self._columns = 4
         self.addItem(self.legend, row=1, col=0, colspan=4)
@@ -217,14 +223,16 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self._fit_legend()
 
     def _fit_legend(self) -> None:
-        """As many legend columns as fit the width (a fixed count held the plots wider than a
-        1024-pixel screen)."""
+        """The most legend columns whose grid fits the width (a fixed count held the plots wider
+        than a 1024-pixel screen; one column width for every entry left four rows at 1024 × 768,
+        and the curves above them no height): each column is as wide as its widest entry."""
         legend = getattr(self, "legend", None)
         if legend is None or not legend.items:
             return
-        entry = max(sample.boundingRect().width() + label.item.boundingRect().width()
-                    for sample, label in legend.items) + 30
-        columns = max(1, min(len(legend.items), int((self.viewport().width() - 16) // entry)))
+        widths = [sample.boundingRect().width() + label.item.boundingRect().width() + 24
+                  for sample, label in legend.items]
+        room = self.viewport().width() - 16
+        columns = next((c for c in range(len(widths), 1, -1) if _grid_width(widths, c) <= room), 1)
         if columns != legend.columnCount:
             legend.setColumnCount(columns)
 

@@ -112,7 +112,7 @@ class TrainView(QWidget):
         right.addWidget(lower)
         right.setStretchFactor(0, 2)
         right.setStretchFactor(1, 3)
-        right.setSizes([360, 640])  # the heads get the larger part
+        right.setSizes([360, 640])  # set_presentation shares the height out again
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
@@ -420,8 +420,9 @@ class TrainView(QWidget):
         self.lora.set_presentation(on)
         total = sum(self.right_splitter.sizes()) or 1000
         # larger fonts: the curves need more of the height (at 0.45 their plots were ~55 px
-        # tall on a 1024 × 768 projector; at 0.55 the heads below shrank to ~30 px)
-        share = 0.5 if on else 0.36
+        # tall on a 1024 × 768 projector; at 0.55 the heads below shrank to ~30 px); at 0.36 without
+        # presentation the four curves in two rows under their legend were ~40 px tall, at 0.46 the heads ~25 px
+        share = 0.5 if on else 0.41
         self.right_splitter.setSizes([round(total * share), round(total * (1 - share))])
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
