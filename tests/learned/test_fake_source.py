@@ -184,3 +184,18 @@ def test_back_to_a_shallower_model_before_the_deeper_one_arrived_keeps_a_layer_i
         state.shutdown(2.0)
         unregister_source("fake-6")
         unregister_source("fake-12")
+
+
+def test_the_busy_line_leaves_the_status_bar_when_the_source_is_shown(qtbot, make_window, fake):
+    window = make_window()
+    lines = []
+    window.learned.busy_changed.connect(lambda text: lines.append((text, window.statusBar().currentMessage())))
+    choose(qtbot, window, "fake-2x3")
+    busy = [text for text, _ in lines if text]
+    assert busy and busy[0].startswith("loading fake")  # shown while it loads
+    assert any(shown == text for text, shown in lines if text)
+    qtbot.waitUntil(lambda: window.learned.busy == "", timeout=SETTLE_MS)
+    assert window.statusBar().currentMessage() not in busy  # at once, not 3 s later
+    window.status_message("an error line")  # another line is left alone when the work ends
+    window.learned.busy_changed.emit("")
+    assert window.statusBar().currentMessage() == "an error line"

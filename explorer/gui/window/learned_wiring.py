@@ -60,7 +60,7 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     window.state.view.presentation_changed.connect(window.learned_strip.set_presentation)
     window.shown.source_changed.connect(lambda _source: _on_source(window))
     learned.error.connect(window.status_message)  # already in the UI language (app.i18n.error_text)
-    learned.busy_changed.connect(lambda text: text and window.status_message(text, 3000))
+    learned.busy_changed.connect(lambda text: show_busy(window, text))
     window.model_overview.tile_clicked.connect(lambda layer, head: open_tile(window, layer, head))
     learned.opened.connect(lambda where: remember_model(window, where))
     learned.find_cached(tuple(window.recent_models))  # the cache's models and recent folders, listed
@@ -74,6 +74,17 @@ def install_learned(window, state: LearnedState | None = None) -> LearnedState:
     install_adapters(window, learned)
     install_insight(window)  # the Inside attention tab, the grid's words and lines switches, sampling
     return learned
+
+
+def show_busy(window, text: str) -> None:
+    """A load's or a run's line in the status bar for up to 3 s, taken away when the work ends
+    (a "loading … + LoRA r=8" line stayed for its 3 s after the adapted model was shown)."""
+    bar = window.statusBar()
+    if text:
+        window.status_message(text, 3000)
+    elif bar.currentMessage() and bar.currentMessage() == window._busy_line:
+        bar.clearMessage()
+    window._busy_line = text or None
 
 
 def install_adapters(window, learned: LearnedState) -> AdapterState:

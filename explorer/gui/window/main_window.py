@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         # every part a later step mounts is declared here (None until then), so no module
         # attaches attributes of its own and none reads them back with getattr
         self.learned = None  # LearnedState: the model source (learned_wiring.install_learned)
+        self._busy_line = None  # the model source's busy line in the status bar (learned_wiring.show_busy)
         self.model_source = self.model_overview = self.generation_view = None  # (install_learned)
         self.learned_strip = None  # the info strip of a model source's layer (install_learned)
         self.learned_kv = None  # (run, layer, LearnedKVTrace) the KV tab shows of a decoder
