@@ -4,6 +4,7 @@ model bit-identical and still cached after an adapter was loaded."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -105,7 +106,8 @@ def test_the_adapted_source_is_one_more_source(bases, adapter):
     from explorer.app.models import sources
     s = source(bases, adapter, "llama-lora-qv")
     assert s.name not in {x.name for x in sources.listed()}  # nothing registered by itself
-    assert s.label() == "llama (llama) + LoRA r=4" and s.capabilities == s.base.capabilities
+    assert s.label() == "llama (llama) + LoRA r=4"
+    assert s.capabilities == dataclasses.replace(s.base.capabilities, adapters="adapted")  # the base's, declared adapted
     a, b = s.analyse("cpu", TEXT), s.analyse_base("cpu", TEXT)
     assert isinstance(a, AdaptedAnalysis) and a.virtual_tokens == 0 and a.labels == b.labels
     assert a.adapter.targets == ("q_proj", "v_proj") and a.adapter.modules

@@ -427,3 +427,27 @@ def test_which_sources_take_an_adapter(bases, adapter):
     assert not opt.native and "adapters need the app's own forward" in adapter_problem(opt)
     adapted = AdaptedSource(base, adapter("llama", "llama-window-lora", QV))
     assert "already has an adapter" in adapter_problem(adapted)
+
+
+def test_a_source_takes_an_adapter_as_it_declares_not_by_its_class():
+    """adapter_problem reads Capabilities.adapters: a new kind of source declares it and is
+    answered like the bundled and own models, with no isinstance anywhere."""
+    from explorer.app.models.adapter_source import AdaptedSource
+    from explorer.app.models.adapter_state import adapter_problem
+    from explorer.app.models.model_source import Capabilities, ModelSource
+    from explorer.core.config import ConfigError
+
+    class Declared(ModelSource):
+        name = "declared"
+
+        def __init__(self, adapters):
+            self.capabilities = Capabilities(adapters=adapters)
+
+        def title(self):
+            return "declared"
+
+    assert adapter_problem(Declared("bundled")) is None
+    assert "bundled model or an own checkpoint" in adapter_problem(Declared(""))
+    assert "adapters need the app's own forward" in adapter_problem(Declared("through_transformers"))
+    with pytest.raises(ConfigError, match="an adapter needs a bundled model or an own checkpoint"):
+        AdaptedSource(Declared(""), "/nonexistent")

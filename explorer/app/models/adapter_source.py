@@ -109,28 +109,26 @@ class AdaptedSource(ModelSource):
     """A base source with a PEFT adapter (the module docstring)."""
 
     def __init__(self, base: ModelSource, adapter_folder):
-        from .checkpoint_source import CheckpointSource
-        from .sources import PretrainedSource
-        if not isinstance(base, (CheckpointSource, PretrainedSource)):
-            raise ConfigError.of(NOT_ADAPTABLE, name=base.name)
+        if base.capabilities.adapters not in ("bundled", "checkpoint", "through_transformers"):
+            raise ConfigError.of(NOT_ADAPTABLE, name=base.name)  # (through transformers: _early_checks)
         self.base = base
         self.adapter = open_adapter(adapter_folder)  # AdapterError: one line, nothing loaded
         self._info = adapter_info(self.adapter, self._early_checks())  # complete once loaded
         self._loaded_info: AdapterInfo | None = None
         self._loaded_spec = None
         self.name = f"{base.name} + {self.adapter.folder}"
-        self.capabilities = base.capabilities
+        self.capabilities = dataclasses.replace(base.capabilities, adapters="adapted")
 
     def _early_checks(self):
         """What can be refused before any weight is read: the route, the method on a bundled
         model, and (LoRA / IA³ on a checkpoint) every tensor against the checkpoint's header,
         whose plan (core.adapters.targets) it returns; None when there is none yet."""
         from ...core.adapters import errors as e
-        from .checkpoint_source import CheckpointSource
         path = str(self.adapter.folder)
-        if isinstance(self.base, CheckpointSource):
+        kind = self.base.capabilities.adapters
+        if kind != "bundled":  # an own checkpoint
             ckpt = self.base.checkpoint
-            if not self.base.native:
+            if kind == "through_transformers":
                 raise e.fail(e.NOT_NATIVE, path=path, name=ckpt.name, family=ckpt.model_type)
             if self.adapter.method in ("lora", "ia3"):
                 from ...core.adapters.targets import plan_edits, tied
@@ -191,11 +189,10 @@ class AdaptedSource(ModelSource):
     def load(self, device: str = "cpu", should_stop=None, progress=None):
         """The adapted model (core.adapters.load.load_adapted: cached); the base is not changed."""
         from ...core.adapters.load import load_adapted
-        from .checkpoint_source import CheckpointSource
         problem = self.base.problem()
         if problem is not None:
             raise problem
-        where = self.base.checkpoint if isinstance(self.base, CheckpointSource) else self.base.name
+        where = self.base.name if self.base.capabilities.adapters == "bundled" else self.base.checkpoint
         model = load_adapted(where, self.adapter, device, should_stop, progress)
         self._loaded_spec, self._loaded_info = model.spec, model.adapter
         return model

@@ -50,24 +50,23 @@ def _mode(value: str) -> str:
 
 
 def is_adapted(source) -> bool:
-    return isinstance(source, AdaptedSource)
+    return source.capabilities.adapters == "adapted"
 
 
 def adapter_problem(source) -> str | None:
     """Why `source` cannot take an adapter, in the UI language; None when it can (a natively run
     own checkpoint, or a bundled model that is installed). AdaptedSource decides the same."""
-    from .checkpoint_source import CheckpointSource
-    from .sources import PretrainedSource
-    if is_adapted(source):
+    kind = source.capabilities.adapters  # declared by the source (model_source.Capabilities)
+    if kind == "adapted":
         return translate(CONTEXT, ALREADY).format(model=source.base.title())
-    if isinstance(source, (CheckpointSource, PretrainedSource)):
-        problem = source.problem()
-        if problem is not None:
-            return error_text(problem)
-        if isinstance(source, CheckpointSource) and not source.native:
-            return translate(CONTEXT, NOT_NATIVE).format(model=source.title())
-        return None
-    return translate(CONTEXT, NO_ADAPTER)
+    if not kind:
+        return translate(CONTEXT, NO_ADAPTER)
+    problem = source.problem()
+    if problem is not None:
+        return error_text(problem)
+    if kind == "through_transformers":
+        return translate(CONTEXT, NOT_NATIVE).format(model=source.title())
+    return None
 
 
 def open_adapted(base, device: str, folder: str, should_stop=None, progress=None, problems=None):

@@ -42,7 +42,8 @@ class CheckpointSource(ModelSource):
         decoder = ckpt.kind == "decoder"
         rope = decoder and any(key in ckpt.config for key in ROPE_KEYS)
         self.capabilities = Capabilities(pruning=native, generation=native and decoder,
-                                         positions="rope" if rope else "learned")
+                                         positions="rope" if rope else "learned",
+                                         adapters="checkpoint" if native else "through_transformers")
 
     @property
     def checkpoint(self) -> Checkpoint:
@@ -94,7 +95,8 @@ class CheckpointSource(ModelSource):
             from ...core.checkpoints.load import TRANSFORMERS  # no native builder after all
             self.way = TRANSFORMERS
             self.capabilities = Capabilities(pruning=False, generation=False,
-                                             positions=self.capabilities.positions)
+                                             positions=self.capabilities.positions,
+                                             adapters="through_transformers")
         return model
 
     def tokens_for(self, model, text, sequence, seed, random_length):

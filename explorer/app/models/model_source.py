@@ -45,6 +45,11 @@ class Capabilities:
     generation: bool = False       # a decoder stepped with its real KV cache (Generate, KV tabs)
     mlp: bool = True               # its blocks have an MLP (the KV tab's FLOPs count it)
     positions: str = "learned"     # "sinusoidal", "learned" or "rope" (why there is no PE figure)
+    # a PEFT adapter (app.models.adapter_source): "" takes none; "bundled": LoRA and IA³ merged
+    # into a bundled model's weights; "checkpoint": any method on a natively run own checkpoint
+    # (the source's `checkpoint`); "through_transformers": an own checkpoint it cannot go on;
+    # "adapted": the source carries one already (its `base` takes another)
+    adapters: str = ""
 
 
 class ModelSource:

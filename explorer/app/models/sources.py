@@ -34,7 +34,8 @@ class PretrainedSource(ModelSource):
         self._spec = spec
         self.name = spec.name
         decoder = spec.kind == "decoder"
-        self.capabilities = Capabilities(generation=decoder, positions="rope" if decoder else "learned")
+        self.capabilities = Capabilities(generation=decoder, positions="rope" if decoder else "learned",
+                                         adapters="bundled")
 
     def spec(self) -> ModelSpec:
         return self._spec
