@@ -10,6 +10,15 @@ SCREEN_CONFIG = Path(__file__).with_name("offscreen-screen.json")
 if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
     os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={SCREEN_CONFIG}"
 
+# transformers and huggingface_hub draw progress bars on stderr while the tests build and save
+# checkpoints (transformers 5.24's save_pretrained: "Writing model shards"): they would land in
+# the stderr the command-line tests read ("one line and exit 2"). Read once, at their import.
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+# The window generates with precision "auto": the compact step where it measured faster on this
+# machine (core/learned/generation.py). Pinned to float32 here so a test's result does not depend
+# on the machine; the compact step's tests ask for it (tests/learned/test_compact_generation.py).
+os.environ.setdefault("ATTENTION_EXPLORER_GENERATION", "float32")
+
 import pytest  # noqa: E402
 
 SETTINGS_ENV = "ATTENTION_EXPLORER_SETTINGS_DIR"
