@@ -200,19 +200,11 @@ def _names_checkpoint(name: str) -> bool:
 
 def _generation(source, args) -> dict:
     """Greedy generation and the KV cache check of a pretrained decoder (the app's own forward)."""
-    from ..core.learned import load_model
     from ..core.learned.analysis import tokenize
     from ..core.learned.generation import run_generation
-    from ..core.learned.sequences import random_repeated
-    from ..app.models.checkpoint_source import CheckpointSource
-    if isinstance(source, CheckpointSource) or hasattr(source, "adapter"):  # own checkpoint, adapter: cached loads
-        model = source.load(args.device or "cpu")
-        tokens = (tokenize(model, args.text) if args.text is not None
-                  else source.tokens_for(model, "", "random", args.seed or 0, args.random_tokens))
-    else:
-        model = load_model(source.name, args.device or "cpu")
-        tokens = (tokenize(model, args.text) if args.text is not None
-                  else random_repeated(model, args.random_tokens, seed=args.seed or 0))
+    model = source.load(args.device or "cpu")  # cached: what the source's analysis loaded
+    tokens = (tokenize(model, args.text) if args.text is not None
+              else source.tokens_for(model, "", "random", args.seed or 0, args.random_tokens))
     sampler = sampler_of(args)  # None: greedy
     records, cache, generated = run_generation(model, tokens, args.generate, check=args.kv, choose=sampler)
     out = {} if sampler is None else {"sampling": sampling_doc(sampler, model.tokenizer)}

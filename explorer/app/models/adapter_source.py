@@ -37,7 +37,7 @@ from ...core.cancel import Cancelled
 from ...core.config import ConfigError
 from ...core.learned import find_repeat, score_heads
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from .learned import RANDOM_LENGTH, Analysis, LayerPicture, sequence_tokens
+from .learned import Analysis, LayerPicture
 from .model_source import ModelSource
 
 VIRTUAL_LABEL = "⟨p{i}⟩"
@@ -199,10 +199,7 @@ class AdaptedSource(ModelSource):
 
     def tokens_for(self, model, text, sequence, seed, random_length):
         """The tokens the model reads (the base's rule: an own checkpoint's random tokens, ...)."""
-        tokens_for = getattr(self.base, "tokens_for", None)
-        if tokens_for is not None:
-            return tokens_for(model, text, sequence, seed, random_length)
-        return sequence_tokens(model, text, sequence, seed, random_length or RANDOM_LENGTH)
+        return self.base.tokens_for(model, text, sequence, seed, random_length)
 
     def analyse(self, device, text, sequence="text", seed=0, padding=0, should_stop=None,
                 random_length=None):

@@ -92,6 +92,13 @@ class ModelSource:
         weights. Nothing to load by default (the course model, the trained one)."""
         return None
 
+    def tokens_for(self, model, text: str, sequence: str = "text", seed: int = 0,
+                   random_length: int | None = None):
+        """The Tokens its loaded `model` reads for the text (or its repeat, or random tokens
+        repeated): app.models.learned.sequence_tokens, unless the source has its own rule."""
+        from .learned import RANDOM_LENGTH, sequence_tokens
+        return sequence_tokens(model, text, sequence, seed, random_length or RANDOM_LENGTH)
+
     def analyse(self, device: str, text: str, sequence: str = "text", seed: int = 0, padding: int = 0,
                 should_stop=None, random_length: int | None = None) -> Analysis | None:
         """Every layer's attention and head roles for the text (or its repeat, or random tokens);
