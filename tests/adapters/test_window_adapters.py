@@ -451,3 +451,30 @@ def test_a_source_takes_an_adapter_as_it_declares_not_by_its_class():
     assert "adapters need the app's own forward" in adapter_problem(Declared("through_transformers"))
     with pytest.raises(ConfigError, match="an adapter needs a bundled model or an own checkpoint"):
         AdaptedSource(Declared(""), "/nonexistent")
+
+
+def test_exports_of_each_mode_say_what_they_hold(adapted_window, qtbot):
+    """Adapted, base and difference exports: each its own file name, the CSV's value column named
+    for what it holds (weight, or delta_weight = adapted − base), the values the grid's."""
+    import csv
+    import io
+    from explorer.export.naming import FigureSpec
+    from explorer.gui.window.exports.figures import ExportOptions
+    from explorer.gui.window.exports.from_window import export_from_window
+    window, _base, _folder = adapted_window()
+    names = {}
+    for mode in ("adapted", "base", "difference"):
+        click_mode(qtbot, window, mode)
+        name, data = export_from_window(window, FigureSpec("heads"), ExportOptions(fmt="csv"))
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+        column = "delta_weight" if mode == "difference" else "weight"
+        assert rows[0][-1] == column, (mode, rows[0])
+        shown = grid_weights(window)
+        got = np.array([float(r[-1]) for r in rows[1:]]).reshape(shown.shape)
+        np.testing.assert_array_equal(got, shown)
+        assert " " not in name and "+" not in name, name
+        names[mode] = name
+        png_name, png = export_from_window(window, FigureSpec("heads"), ExportOptions(fmt="png"))
+        assert png.startswith(b"\x89PNG") and png_name == name[:-4] + ".png"
+    assert len(set(names.values())) == 3, names
+    assert names["difference"].startswith("heads_") and "_difference_" in names["difference"]

@@ -46,6 +46,8 @@ class PictureScale:
     levels: tuple[float, float]   # (-m, m): symmetric around 0
     colormap: str                 # a pyqtgraph map name
     signed: bool = True           # values print with their sign
+    value_column: str = "delta_weight"  # the CSV export's column for the values (not "weight")
+    file_tag: str = "difference"  # in the export's file name, after the model's
 
     def bar_label(self) -> str:
         """The colour bar's title, in the UI language of now."""

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from ....app.models.learned_kv import LearnedKVTrace
 from ....export.csv_export import kv_chunks
 from ....export.naming import FigureSpec
 from ...export.render import settle
+from ...heads.grid import picture_scale
 from ...learned.source import kind_name
 from ...plotting.i18n import translate
 from .figures import (ExportOptions, ViewOptions, figure_bytes, framed_view, release,
@@ -57,8 +59,13 @@ def not_offered(window) -> str:
 
 
 def file_name(picture, spec: FigureSpec, fmt: str) -> str:
+    """heads_minilm-l6_layer2.png; an adapted model's name as one word (tiny-LoRA-r-8), and a
+    picture of other values than weights tagged (heads_tiny-LoRA-r-8_difference_layer0.csv)."""
     prefix = {"heads": "heads", "kv": f"kv_step{spec.index}"}.get(spec.kind, f"head{spec.index}")
-    return f"{prefix}_{picture.analysis.spec.name}_layer{picture.layer}.{fmt}"
+    model = re.sub(r"[^\w.-]+", "-", picture.analysis.spec.name).strip("-") or "model"
+    scale = picture_scale(picture)
+    tag = "" if scale is None else f"_{scale.file_tag}"
+    return f"{prefix}_{model}{tag}_layer{picture.layer}.{fmt}"
 
 
 def kv_title_line(trace: LearnedKVTrace, step: int) -> str:
@@ -96,7 +103,8 @@ def title_line(picture, spec: FigureSpec) -> str:
 def layer_csv(picture, heads: list[int]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    scale = picture_scale(picture)  # an adapter's difference: its values are not weights
+    writer.writerow(CSV_COLUMNS if scale is None else (*CSV_COLUMNS[:-1], scale.value_column))
     tokens, name = picture.tokens, picture.analysis.spec.name
     for h in heads:
         for i, query in enumerate(tokens):
