@@ -204,16 +204,11 @@ class AdaptedSource(ModelSource):
     def analyse(self, device, text, sequence="text", seed=0, padding=0, should_stop=None,
                 random_length=None):
         """The adapted model's AdaptedAnalysis of the text (module docstring: its axes)."""
-        start = time.perf_counter()
-        try:
-            model = self.load(device, should_stop)
-        except Cancelled:
+        ready = self.loaded_tokens(device, text, sequence, seed, random_length, should_stop)
+        if ready is None:
             return None
-        loaded = time.perf_counter()
-        if should_stop is not None and should_stop():
-            return None
-        tokens = self.tokens_for(model, text, sequence, seed, random_length)
-        return adapted_analysis(model, tokens, text, sequence, padding, loaded - start)
+        model, tokens, load_s = ready
+        return adapted_analysis(model, tokens, text, sequence, padding, load_s)
 
     def analyse_base(self, device, text, sequence="text", seed=0, padding=0, should_stop=None,
                      random_length=None):
@@ -225,13 +220,10 @@ class AdaptedSource(ModelSource):
         from ...core.learned.pruning import mask_without, prune_effect
         if not self.capabilities.pruning:
             return super().prune(device, text, sequence, seed, heads, should_stop)
-        try:
-            model = self.load(device, should_stop)
-        except Cancelled:
+        ready = self.loaded_tokens(device, text, sequence, seed, None, should_stop)
+        if ready is None:
             return None
-        if should_stop is not None and should_stop():
-            return None
-        tokens = self.tokens_for(model, text, sequence, seed, None)
+        model, tokens, _ = ready
         effect = prune_effect(model, tokens, mask_without(model, sorted(heads)))
         return {**effect, "model": self.name, "heads": tuple(sorted(heads))}
 

@@ -13,7 +13,6 @@ table, when a source is made).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from ...core.cancel import Cancelled
@@ -107,29 +106,21 @@ class CheckpointSource(ModelSource):
     def analyse(self, device, text, sequence="text", seed=0, padding=0, should_stop=None,
                 random_length=None):
         """As PretrainedSource.analyse, the model loaded through load_checkpoint."""
-        start = time.perf_counter()
-        try:
-            model = self.load(device, should_stop)
-        except Cancelled:
+        ready = self.loaded_tokens(device, text, sequence, seed, random_length, should_stop)
+        if ready is None:
             return None
-        loaded = time.perf_counter()
-        if should_stop is not None and should_stop():
-            return None
-        tokens = self.tokens_for(model, text, sequence, seed, random_length)
-        return analysis_of(model, model.spec, tokens, text, sequence, padding, loaded - start)
+        model, tokens, load_s = ready
+        return analysis_of(model, model.spec, tokens, text, sequence, padding, load_s)
 
     def prune(self, device, text, sequence, seed, heads, should_stop=None):
         if not self.capabilities.pruning:
             raise ConfigError(f"{self.name}: switching heads off needs the native forward "
                               "(this model goes through transformers)")
         from ...core.learned.pruning import mask_without, prune_effect
-        try:
-            model = self.load(device, should_stop)
-        except Cancelled:
+        ready = self.loaded_tokens(device, text, sequence, seed, None, should_stop)
+        if ready is None:
             return None
-        if should_stop is not None and should_stop():
-            return None
-        tokens = self.tokens_for(model, text, sequence, seed, None)
+        model, tokens, _ = ready
         effect = prune_effect(model, tokens, mask_without(model, sorted(heads)))
         return {**effect, "model": self.name, "heads": tuple(sorted(heads))}
 

@@ -99,6 +99,22 @@ class ModelSource:
         from .learned import RANDOM_LENGTH, sequence_tokens
         return sequence_tokens(model, text, sequence, seed, random_length or RANDOM_LENGTH)
 
+    def loaded_tokens(self, device: str, text: str, sequence: str = "text", seed: int = 0,
+                      random_length: int | None = None, should_stop=None):
+        """(model, tokens, seconds the load took) for a run, or None when `should_stop` said
+        stop while or after loading (a newer request waits: this one would be dropped)."""
+        import time
+        from ...core.cancel import Cancelled
+        start = time.perf_counter()
+        try:
+            model = self.load(device, should_stop)
+        except Cancelled:
+            return None
+        load_s = time.perf_counter() - start
+        if should_stop is not None and should_stop():
+            return None
+        return model, self.tokens_for(model, text, sequence, seed, random_length), load_s
+
     def analyse(self, device: str, text: str, sequence: str = "text", seed: int = 0, padding: int = 0,
                 should_stop=None, random_length: int | None = None) -> Analysis | None:
         """Every layer's attention and head roles for the text (or its repeat, or random tokens);
