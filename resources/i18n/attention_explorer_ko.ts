@@ -156,6 +156,10 @@
         <translation>이 단계 후 캐시: 위치 {cached}개 → {bytes}바이트 = 2 × 레이어 {layers}개 × KV 헤드 {kv}개 × {cached} × {d_head} × 4 B.  쿼리 헤드마다 K/V를 따로 두면({heads}개) {mha}바이트입니다: 그룹 쿼리 어텐션(쿼리 헤드 {heads}개가 K/V 헤드 {kv}개를 공유)으로 {saving} 절약합니다.</translation>
     </message>
     <message>
+        <source>  Compact step ({weights} weights, {precision} matmuls, {read} MB read a step) vs the float32 full causal pass: max |difference| {diff}, tolerance {tolerance}.</source>
+        <translation>  압축 단계({weights} 가중치, {precision} 행렬곱, 단계마다 {read} MB 읽음)와 float32 전체 인과 계산 비교: 최대 |차이| {diff}, 허용 오차 {tolerance}.</translation>
+    </message>
+    <message>
         <source>  Cached step = full causal pass: max |difference| {diff}.</source>
         <translation>  캐시를 쓴 단계 = 전체 인과 계산: 최대 |차이| {diff}.</translation>
     </message>
@@ -193,6 +197,10 @@
     <message>
         <source>cumulative FLOPs — with cache: {cached};  without: {full}</source>
         <translation>누적 FLOPs — 캐시 사용: {cached};  캐시 없이: {full}</translation>
+    </message>
+    <message>
+        <source>compact step ({weights} weights, {precision} matmuls, {read} MB read a step) vs the float32 full causal pass (logits and every layer&apos;s attention row {row}): max |difference| = {diff}, tolerance {tolerance} {mark}</source>
+        <translation>압축 단계({weights} 가중치, {precision} 행렬곱, 단계마다 {read} MB 읽음)와 float32 전체 인과 계산(로짓과 모든 층의 어텐션 행 {row}) 비교: 최대 |차이| = {diff}, 허용 오차 {tolerance} {mark}</translation>
     </message>
     <message>
         <source>cached step = full causal pass (logits and every layer&apos;s attention row {row}): max |difference| = {diff} {mark}</source>

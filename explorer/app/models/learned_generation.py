@@ -55,14 +55,15 @@ def generate_pretrained(name: str, device: str, text: str, k: int, should_stop=N
 def generate_with(model, name: str, text: str, k: int, should_stop=None, fit: bool = False) -> GenerationRun:
     """A loaded decoder (core.learned LoadedModel: bundled or own checkpoint, the source called
     `name`) stepped through the text and `k` tokens of its own with its real KV cache, each step
-    checked against one full causal pass."""
+    checked against one full causal pass. precision "auto": the compact step (packed weights,
+    bfloat16 matmuls) where it measured faster here; the records say which ran."""
     from ...core.learned.analysis import tokenize
     from ...core.learned.generation import run_generation
     tokens = tokenize(model, text)
     if fit:
         k = _fitting(k, len(tokens.ids), model.spec.max_tokens)
     records, cache, new = run_generation(model, tokens, k, check=True, keep_steps=True,
-                                         should_stop=should_stop, one_pass=True)
+                                         should_stop=should_stop, one_pass=True, precision="auto")
     keys = np.stack([t.float().cpu().numpy() for t in cache.keys])      # (layers, kv, pos, dh)
     values = np.stack([t.float().cpu().numpy() for t in cache.values])  # (layers, kv, pos, dh)
     return GenerationRun(name, len(tokens.ids), tuple(records), tuple(new.labels),
@@ -106,9 +107,17 @@ def cache_text(spec, record) -> str:
 
 def flops_text(record) -> str:
     ratio = record.flops_recompute / max(1, record.flops_cached)
-    check = ("" if record.max_diff is None else
-             translate("app.learned_generation", "  Cached step = full causal pass: max |difference| {diff}.").format(
-                 diff=f"{record.max_diff:.1e}"))
+    if record.max_diff is None:
+        check = ""
+    elif record.precision != "float32":  # the compact step: its tolerance is bfloat16's
+        check = translate("app.learned_generation", "  Compact step ({weights} weights, {precision} matmuls, {read} MB "
+                          "read a step) vs the float32 full causal pass: max |difference| {diff}, tolerance "
+                          "{tolerance}.").format(
+            weights=record.weights, precision=record.precision, read=f"{record.weights_read / 1e6:,.0f}",
+            diff=f"{record.max_diff:.1e}", tolerance=f"{record.tolerance:.1e}")
+    else:
+        check = translate("app.learned_generation", "  Cached step = full causal pass: max |difference| {diff}.").format(
+            diff=f"{record.max_diff:.1e}")
     return translate("app.learned_generation", "this step: {cached} MFLOP with the cache, {full} MFLOP recomputing every "
                      "position (×{ratio}).").format(cached=f"{record.flops_cached / 1e6:,.1f}",
                                                      full=f"{record.flops_recompute / 1e6:,.1f}",

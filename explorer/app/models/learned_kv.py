@@ -95,15 +95,23 @@ class LearnedKVTrace:
                     t=s.cached, total=f"{s.flops_recompute:,}", ratio=f"{s.flops_recompute / s.flops_cached:.1f}"),
                 translate("app.learned_kv", "cumulative FLOPs — with cache: {cached};  without: {full}").format(
                     cached=f"{s.cum_flops_cached:,}", full=f"{s.cum_flops_recompute:,}"),
-                check_line(s))
+                check_line(s, record))
 
 
 def check_passed(step: KVStep) -> bool:
     return bool(np.isfinite(step.max_diff) and step.max_diff <= step.tolerance)
 
 
-def check_line(step: KVStep) -> str:
+def check_line(step: KVStep, record=None) -> str:
+    """The check's line; a compact step's (record.precision "bfloat16") names its precision and
+    its tolerance, which is bfloat16's, not float32's (core.learned.generation.check_tolerance)."""
     mark = CHECK_OK if check_passed(step) else CHECK_BAD
+    if record is not None and record.precision != "float32":
+        return translate("app.learned_kv", "compact step ({weights} weights, {precision} matmuls, {read} MB read "
+                         "a step) vs the float32 full causal pass (logits and every layer's attention row {row}): "
+                         "max |difference| = {diff}, tolerance {tolerance} {mark}").format(
+            weights=record.weights, precision=record.precision, read=f"{record.weights_read / 1e6:,.0f}",
+            row=step.step, diff=f"{step.max_diff:.1e}", tolerance=f"{step.tolerance:.1e}", mark=mark)
     return translate("app.learned_kv", "cached step = full causal pass (logits and every layer's attention row "
                      "{row}): max |difference| = {diff} {mark}").format(
         row=step.step, diff=f"{step.max_diff:.1e}", mark=mark)

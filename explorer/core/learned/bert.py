@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -73,17 +74,19 @@ class BertWeights:
 
 
 def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | None,
-                   key_mask: torch.Tensor | None = None):
+                   key_mask: torch.Tensor | None = None, out: torch.Tensor | None = None):
     """(n, d) -> output (n, d), weights (h, n, n), the values mixed (h, n, d_head). `keep` (h,)
     scales each head's weights (0 prunes); `key_mask` (n,) bool: False = a padding key, its weight
-    exactly 0 (softmax over -inf)."""
+    exactly 0 (softmax over -inf); `out` (h, n, n): where the weights go (weight_store's layer).
+    The scaling and the mask ride on the product (baddbmm), not on a pass over the scores."""
     n, d = x.shape
     q, k, v = (F.linear(x, p[f"{c}_w"], p[f"{c}_b"]).view(n, heads, d // heads).transpose(0, 1)
                for c in "qkv")  # (h, n, d_head) each
-    scores = q @ k.transpose(1, 2) / math.sqrt(d // heads)  # (h, n, n)
+    bias = torch.zeros(1, n, dtype=x.dtype, device=x.device)  # (1, n), every query row alike
     if key_mask is not None:
-        scores = scores.masked_fill(~key_mask[None, None, :], float("-inf"))
-    weights = torch.softmax(scores, dim=-1)  # (h, n, n)
+        bias.masked_fill_(~key_mask[None, :], float("-inf"))
+    scores = torch.baddbmm(bias, q, k.transpose(1, 2), alpha=1 / math.sqrt(d // heads))  # (h, n, n)
+    weights = torch.softmax(scores, dim=-1, out=out)  # (h, n, n)
     mixed = weights if keep is None else weights * keep[:, None, None]  # (h, n, n)
     context = (mixed @ v).transpose(0, 1).reshape(n, d)  # (n, d)
     return F.linear(context, p["o_w"], p["o_b"]), weights, v
@@ -98,18 +101,47 @@ def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = Non
     x = w.embed(ids) + w.pos[:n] + w.type0  # (n, d)
     d = x.shape[-1]
     x = F.layer_norm(x, (d,), w.ln_w, w.ln_b, w.eps)
+    store = weight_store(len(w.layers), w.heads, n, x)  # (layers, h, n, n) or None
     attentions, values, states = [], [], [x]
     for i, p in enumerate(w.layers):
         keep = None if head_mask is None else head_mask[i]
-        attn_out, weights, v = self_attention(x, p, w.heads, keep, key_mask)
+        attn_out, weights, v = self_attention(x, p, w.heads, keep, key_mask, None if store is None else store[i])
         x = F.layer_norm(x + attn_out, (d,), p["ln1_w"], p["ln1_b"], w.eps)  # (n, d)
         ffn = F.linear(F.gelu(F.linear(x, p["fi_w"], p["fi_b"])), p["fo_w"], p["fo_b"])  # (n, d)
         x = F.layer_norm(x + ffn, (d,), p["ln2_w"], p["ln2_b"], w.eps)
         attentions.append(weights)
         values.append(v)
         states.append(x)
-    out = {"attentions": torch.stack(attentions), "hidden": x}  # (layers, h, n, n), (n, d)
+    out = {"attentions": stacked(store, attentions), "hidden": x}  # (layers, h, n, n), (n, d)
     return with_captures(out, capture, values, [p["o_w"] for p in w.layers], states)
+
+
+def weight_store(layers: int, heads: int, n: int, like: torch.Tensor) -> torch.Tensor | None:
+    """An empty (layers, heads, n, n) tensor (like's dtype and device) each layer's softmax writes
+    its weights into (out=): one allocation and no stacking after, which copied every weight once
+    more (70 MB for SmolLM2 at 256 tokens). None while autograd records: `stacked` stacks then."""
+    return output_buffer((layers, heads, n, n), like)
+
+
+_NUMPY_DTYPES = {torch.float32: np.float32, torch.float64: np.float64}
+
+
+def output_buffer(shape: tuple, like: torch.Tensor) -> torch.Tensor | None:
+    """An empty tensor of `shape` (like's dtype and device) for a result written with out=, or
+    None while autograd records (LoRA fine-tuning runs the decoder's forward with gradients, and
+    out= cannot be differentiated). On the CPU numpy allocates it: numpy asks the kernel for huge
+    pages (madvise) for a large array and torch's allocator does not; writing a fresh 70 MB the
+    first time took 38 ms in 4 KB pages against 8 ms (the fault per page is the cost)."""
+    if torch.is_grad_enabled():
+        return None
+    if like.device.type == "cpu" and like.dtype in _NUMPY_DTYPES:
+        return torch.from_numpy(np.empty(shape, dtype=_NUMPY_DTYPES[like.dtype]))
+    return torch.empty(shape, dtype=like.dtype, device=like.device)
+
+
+def stacked(store: torch.Tensor | None, weights: list) -> torch.Tensor:
+    """The (layers, heads, n, n) attentions: weight_store's tensor, or the layers' weights stacked."""
+    return torch.stack(weights) if store is None else store
 
 
 def with_captures(out: dict, capture, values: list, w_o: list, states: list) -> dict:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import torch
 import torch.nn.functional as F
 
-from .bert import with_captures
+from .bert import stacked, weight_store, with_captures
 
 LAYER_KEYS = ("attn_norm", "q", "k", "v", "o", "ffn_norm", "gate", "up", "down")
 
@@ -64,7 +64,7 @@ class LlamaWeights:
 
     def unembed(self, x: torch.Tensor) -> torch.Tensor:
         """Residual stream (n, d) -> logits (n, vocab): the final norm and the unembedding (the logit lens)."""
-        return F.linear(rms_norm(x, self.out_norm, self.eps), self.output)
+        return wide_linear(rms_norm(x, self.out_norm, self.eps), self.output)
 
     def new_cache(self) -> "KVCache":
         return KVCache()
@@ -73,45 +73,88 @@ class LlamaWeights:
         return step(self, cache, token, head_mask)
 
 
+def wide_linear(x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """x (n, d) @ weight.T for a wide matrix (the unembedding's (vocab, d)): oneDNN's kernel where
+    torch has it (CPU, float32, no autograd), F.linear (MKL) elsewhere. On SmolLM2's 49152 × 576
+    one thread took 20 / 42 / 172 ms at 16 / 64 / 256 rows with oneDNN against 30 / 63 / 207 with
+    MKL (the layers' narrower products gained nothing measurable, so they stay F.linear). The same
+    product up to float32 round-off (another order of the d-term sums)."""
+    if (x.device.type == "cpu" and x.dtype == weight.dtype == torch.float32 and not torch.is_grad_enabled()
+            and torch.backends.mkldnn.is_available()):
+        try:
+            return torch.ops.mkldnn._linear_pointwise(x, weight, None, "none", [], "")  # (n, vocab)
+        except (AttributeError, RuntimeError, NotImplementedError):  # a torch without the op
+            pass
+    return F.linear(x, weight)
+
+
 def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
     return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
 
 
-def rope(x: torch.Tensor, positions: torch.Tensor, theta: float) -> torch.Tensor:
-    """Rotate adjacent pairs of (heads, n, d_head) by position × theta^(-2i/d_head)."""
-    d_head = x.shape[-1]
-    inv_freq = theta ** (-torch.arange(0, d_head, 2, dtype=torch.float64, device=x.device) / d_head)
-    angles = (positions.to(torch.float64)[:, None] * inv_freq).to(x.dtype)  # (n, d_head/2)
-    cos, sin = angles.cos(), angles.sin()
-    x0, x1 = x[..., 0::2], x[..., 1::2]  # (heads, n, d_head/2) each
-    return torch.stack((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1).flatten(-2)
+def rope(x: torch.Tensor, positions: torch.Tensor, theta: float, rotation=None) -> torch.Tensor:
+    """Rotate adjacent pairs of (heads, n, d_head) by position × theta^(-2i/d_head). rotation: what
+    rope_rotation gives for these positions (the full pass makes it once for every layer).
+
+    The pair (x[2i], x[2i+1]) as the complex number x[2i] + i·x[2i+1], times cos + i·sin: one
+    complex product, where the real formula (four products of strided halves, stacked) took ten
+    times as long. The same numbers up to float round-off."""
+    rotation = rope_rotation(positions, x.shape[-1], theta, x.dtype) if rotation is None else rotation
+    pairs = torch.view_as_complex(x.unflatten(-1, (-1, 2)))  # (heads, n, d_head/2)
+    return torch.view_as_real(pairs * rotation).flatten(-2)  # (heads, n, d_head)
 
 
-def project_qkv(w: LlamaWeights, p: dict, h: torch.Tensor, positions: torch.Tensor):
-    """(n, d) normed input -> q (heads, n, d_head), k and v (kv_heads, n, d_head), RoPE applied."""
+def rope_rotation(positions: torch.Tensor, d_head: int, theta: float, dtype) -> torch.Tensor:
+    """cos + i·sin (n, d_head/2) of position × theta^(-2i/d_head) (the angles in float64, then
+    `dtype`, as float32 or float64 pairs: complex64 or complex128)."""
+    inv_freq = theta ** (-torch.arange(0, d_head, 2, dtype=torch.float64, device=positions.device) / d_head)
+    angles = (positions.to(torch.float64)[:, None] * inv_freq).to(dtype)  # (n, d_head/2)
+    return torch.polar(torch.ones_like(angles), angles)
+
+
+def project_qkv(w: LlamaWeights, p: dict, h: torch.Tensor, positions: torch.Tensor, rotation=None):
+    """(n, d) normed input -> q (heads, n, d_head), k and v (kv_heads, n, d_head), RoPE applied
+    (rotation: rope_rotation of `positions`, made here when not given)."""
     n, dh = h.shape[0], w.d_head
     q = F.linear(h, p["q"]).view(n, w.heads, dh).transpose(0, 1)  # (heads, n, dh)
     k = F.linear(h, p["k"]).view(n, w.kv_heads, dh).transpose(0, 1)  # (kv_heads, n, dh)
     v = F.linear(h, p["v"]).view(n, w.kv_heads, dh).transpose(0, 1)  # (kv_heads, n, dh)
-    return rope(q, positions, w.rope_theta), rope(k, positions, w.rope_theta), v
+    if rotation is None:
+        rotation = rope_rotation(positions, dh, w.rope_theta, h.dtype)
+    return rope(q, positions, w.rope_theta, rotation), rope(k, positions, w.rope_theta, rotation), v
 
 
-def attend(w: LlamaWeights, p: dict, q, k, v, causal: bool, keep, key_mask=None):
-    """q (heads, nq, dh) against k, v (kv_heads, nk, dh) -> output (nq, d), weights (heads, nq, nk).
-    key_mask (nk,) bool: False = a padding key (weight exactly 0)."""
-    group = w.heads // w.kv_heads
-    k, v = k.repeat_interleave(group, dim=0), v.repeat_interleave(group, dim=0)  # (heads, nk, dh)
-    scores = q @ k.transpose(1, 2) / math.sqrt(w.d_head)  # (heads, nq, nk)
+def attention_bias(nq: int, nk: int, group: int, causal: bool, key_mask, dtype, device) -> torch.Tensor:
+    """The additive mask (group · nq, nk) attend's grouped scores get: 0 where query i may read key
+    j, -inf (weight exactly 0) at a future key when `causal` and at a padding key (key_mask (nk,)
+    False), the nq rows repeated for the `group` query heads that share one key head."""
+    bias = torch.zeros(nq, nk, dtype=dtype, device=device)  # (nq, nk)
     if causal:
-        nq, nk = scores.shape[1:]
-        future = torch.ones(nq, nk, dtype=torch.bool, device=q.device).triu(nk - nq + 1)
-        scores = scores.masked_fill(future, float("-inf"))
+        bias.masked_fill_(torch.ones(nq, nk, dtype=torch.bool, device=device).triu_(nk - nq + 1), float("-inf"))
     if key_mask is not None:
-        scores = scores.masked_fill(~key_mask[None, None, :], float("-inf"))
-    weights = torch.softmax(scores, dim=-1)  # (heads, nq, nk)
+        bias.masked_fill_(~key_mask[None, :], float("-inf"))
+    return bias.repeat(group, 1)  # (group · nq, nk)
+
+
+def attend(w: LlamaWeights, p: dict, q, k, v, causal: bool, keep, key_mask=None, bias=None, out=None):
+    """q (heads, nq, dh) against k, v (kv_heads, nk, dh) -> output (nq, d), weights (heads, nq, nk).
+    key_mask (nk,) bool: False = a padding key (weight exactly 0). bias: attention_bias for these
+    (the full pass makes it once; it holds `causal` and `key_mask`); out: a (heads, nq, nk) tensor
+    the weights are written into (the full pass's (layers, ...) result: no stacking after).
+
+    The query heads that share a key head are one batch of group · nq rows against that head's
+    keys (no copy of k and v per query head); the scaling and the mask ride on the product."""
+    heads, nq, dh = q.shape
+    kv, nk = k.shape[0], k.shape[1]
+    group = heads // kv
+    if bias is None:
+        bias = attention_bias(nq, nk, group, causal, key_mask, q.dtype, q.device)
+    grouped = q.reshape(kv, group * nq, dh)  # query head h = kv head h // group, row (h % group) · nq + i
+    scores = torch.baddbmm(bias, grouped, k.transpose(1, 2), alpha=1 / math.sqrt(dh))  # (kv, group·nq, nk)
+    weights = torch.softmax(scores.view(heads, nq, nk), dim=-1, out=out)  # (heads, nq, nk)
     mixed = weights if keep is None else weights * keep[:, None, None]
-    context = (mixed @ v).transpose(0, 1).reshape(q.shape[1], -1)  # (nq, d)
-    return F.linear(context, p["o"]), weights
+    context = (mixed.view(kv, group * nq, nk) @ v).view(heads, nq, dh)  # (heads, nq, dh)
+    return F.linear(context.transpose(0, 1).reshape(nq, -1), p["o"]), weights  # (nq, d)
 
 
 def mlp(p: dict, x: torch.Tensor) -> torch.Tensor:
@@ -124,18 +167,23 @@ def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = No
     marks padding keys False (a padded batch row: no query attends to them); `capture` adds
     values + w_o and/or hidden_states (core/checkpoints/native.py)."""
     x = w.embed[torch.as_tensor(ids, device=w.embed.device)]  # (n, d)
-    positions = torch.arange(len(ids), device=x.device)
+    n = len(ids)
+    positions = torch.arange(n, device=x.device)
+    rotation = rope_rotation(positions, w.d_head, w.rope_theta, x.dtype)  # every layer's
+    bias = attention_bias(n, n, w.heads // w.kv_heads, True, key_mask, x.dtype, x.device)  # (group·n, n)
+    store = weight_store(len(w.layers), w.heads, n, x)  # (layers, heads, n, n) or None
     attentions, values, states = [], [], [x]
     for i, p in enumerate(w.layers):
-        q, k, v = project_qkv(w, p, rms_norm(x, p["attn_norm"], w.eps), positions)
+        q, k, v = project_qkv(w, p, rms_norm(x, p["attn_norm"], w.eps), positions, rotation)
         keep = None if head_mask is None else head_mask[i]
-        out, weights = attend(w, p, q, k, v, causal=True, keep=keep, key_mask=key_mask)
+        out, weights = attend(w, p, q, k, v, causal=True, keep=keep, bias=bias,
+                              out=None if store is None else store[i])
         x = x + out
         x = x + mlp(p, rms_norm(x, p["ffn_norm"], w.eps))
         attentions.append(weights)
         values.append(v)  # (kv_heads, n, dh)
         states.append(x)
-    out = {"attentions": torch.stack(attentions), "logits": w.unembed(x)}  # logits (n, vocab)
+    out = {"attentions": stacked(store, attentions), "logits": w.unembed(x)}  # logits (n, vocab)
     return with_captures(out, capture, values, [p["o"] for p in w.layers], states)
 
 
