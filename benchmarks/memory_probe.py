@@ -8,6 +8,7 @@ import os
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from explorer.app.heap import give_back_freed_memory, malloc_info, rss_mb
 
@@ -42,7 +43,10 @@ def print_python_growth(before, after, top: int) -> None:
 def pymalloc_mb() -> tuple[float, float]:
     """(MB of pymalloc arenas, MB in their allocated blocks): Python's small-object allocator maps
     1 MiB arenas itself (heaptrack and mallinfo do not see them) and returns one only when all of it
-    is free."""
+    is free. NaN while tracemalloc runs (its hooks hide pymalloc's statistics)."""
+    import tracemalloc
+    if tracemalloc.is_tracing():
+        return float("nan"), float("nan")
     with tempfile.TemporaryFile() as tmp:
         sys.stderr.flush()
         saved = os.dup(2)
@@ -80,6 +84,28 @@ def mapped_mb() -> collections.Counter:
     return kinds
 
 
+def file_pages_mb() -> collections.Counter:
+    """Resident MB of each mapped file (/proc/self/smaps): which libraries, fonts and model files
+    the file-backed part of RSS is."""
+    files, name = collections.Counter(), None
+    with open("/proc/self/smaps") as fh:
+        for line in fh:
+            first = line.split()
+            if first and "-" in first[0] and not first[0].endswith(":"):
+                name = first[5] if len(first) > 5 and first[5].startswith("/") else None
+            elif name and first and first[0] == "Rss:":
+                files[name] += int(first[1]) / 1024
+    return files
+
+
+def print_file_growth(before: collections.Counter, after: collections.Counter, top: int = 6) -> None:
+    grown = after.copy()
+    grown.subtract(before)
+    parts = [f"{Path(name).name} {mb:+.1f} (of {after[name]:.0f})"
+             for name, mb in grown.most_common(top) if mb >= 0.1]
+    print("  file pages that grew most (MB): " + (", ".join(parts) or "none"))
+
+
 def malloc_in_use_mb() -> float:
     """Bytes glibc has handed out and not had back (heap and mapped blocks), in MB: unlike RSS,
     not moved by fragmentation or trimming. NaN without mallinfo2."""
@@ -100,6 +126,81 @@ def composition() -> str:
     parts.append(f"pymalloc: {arenas:.0f} arenas, {used:.0f} MB in blocks")
     parts.append("resident: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(mapped_mb().items())))
     return "; ".join(parts)
+
+
+def rss_parts_mb() -> dict[str, float]:
+    """RSS split by what backs it (/proc/self/status): "anon" (RssAnon: heap, arenas, arrays,
+    model weights read into memory: what a leak grows), "file" (RssFile: pages of mapped files —
+    shared libraries, fonts, memory-mapped model files — reclaimable, bounded by the files' sizes)
+    and "shmem" (RssShmem: Qt's shared-memory images). Empty without /proc."""
+    keys = {"RssAnon:": "anon", "RssFile:": "file", "RssShmem:": "shmem"}
+    parts = {}
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                first = line.split()
+                if first and first[0] in keys:
+                    parts[keys[first[0]]] = int(first[1]) / 1024
+    except OSError:
+        pass
+    return parts
+
+
+def object_counts() -> collections.Counter:
+    """Live objects the cyclic collector tracks, by type (module.name): what a Python leak grows.
+    PySide wrappers whose Qt object is deleted are counted apart, as "(deleted) <type>": PySide6
+    6.11 keeps the wrapper of a Qt-internal object (a label's QTextDocument) that findChildren()
+    or a returned pointer made, held by the caller's wrapper, after the object is gone."""
+    import gc
+    try:
+        from shiboken6 import Shiboken
+    except ImportError:
+        Shiboken = None
+    gc.collect()
+    counts = collections.Counter()
+    for o in gc.get_objects():
+        kind = f"{type(o).__module__}.{type(o).__qualname__}"  # type(), not isinstance: no __class__ lookups
+        if Shiboken is not None and issubclass(type(o), Shiboken.Object) and not Shiboken.isValid(o):
+            kind = "(deleted) " + kind
+        counts[kind] += 1
+    return counts
+
+
+def weakref_ids() -> set[int]:
+    """The ids of the live weak references (for print_new_weakrefs)."""
+    import gc
+    import weakref
+    return {id(o) for o in gc.get_objects() if type(o) is weakref.ReferenceType}
+
+
+def print_new_weakrefs(before: set[int], top: int) -> None:
+    """Weak references made since `before` and still alive, by what they point to and what holds
+    them: a signal connection or a registry that is never cleaned keeps one per use."""
+    import gc
+    import weakref
+    new = [o for o in gc.get_objects() if type(o) is weakref.ReferenceType and id(o) not in before]
+    targets, holders = collections.Counter(), collections.Counter()
+    for ref in new:
+        target = ref()
+        targets["(dead)" if target is None else f"{type(target).__module__}.{type(target).__qualname__}"] += 1
+    for holder in gc.get_referrers(*new):  # one walk of the heap for all of them
+        if holder is not new:
+            holders[f"{type(holder).__module__}.{type(holder).__qualname__}"] += 1
+    print(f"weak references made after warm-up and alive: {len(new):,}")
+    print("  to: " + ", ".join(f"{n:,} {kind}" for kind, n in targets.most_common(top)))
+    print("  held by: " + ", ".join(f"{n:,} {kind}" for kind, n in holders.most_common(top)))
+
+
+def print_object_growth(before: collections.Counter, after: collections.Counter, top: int) -> None:
+    grown = after.copy()
+    grown.subtract(before)
+    deleted = sum(n for kind, n in after.items() if kind.startswith("(deleted) "))
+    print(f"live objects by type, same state against warm-up (gc, top {top}): "
+          f"{sum(after.values()) - sum(before.values()):+,} in all; {deleted:,} PySide wrappers of "
+          f"deleted Qt objects")
+    for kind, n in sorted(grown.items(), key=lambda kv: -abs(kv[1]))[:top]:
+        if n:
+            print(f"  {n:+8,d} {kind} ({after[kind]:,})")
 
 
 def peak_rss_mb() -> float:

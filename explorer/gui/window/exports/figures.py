@@ -14,6 +14,7 @@ were most of the growth), while refilling a view only updates its items.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QSize
@@ -36,6 +37,12 @@ HEAD_CELL = QSize(400, 400)       # logical size per head in the grid
 SINGLE_HEAD = QSize(640, 600)
 PE_SIZE = QSize(1100, 760)
 KV_SIZE = QSize(1300, 660)
+
+# What a kept offscreen frame holds (measured: tests/gui/test_soak_exports.py; 2, 16 heads at 500 x 400 to
+# 2000 x 1600 px): its backing store (4 B a device pixel) and its plots' images (about as much again) ...
+KEPT_BYTES_PER_PIXEL = 8
+KEPT_BYTES_PER_PANEL = 300 << 10  # ... and, in a grid, each head panel it ever drew (items, context menus)
+CACHE_BUDGET_BYTES = 32 << 20  # all kept frames: a grid, a PE and a KV panel at a 1920 x 1080 window's sizes
 
 
 @dataclass
@@ -140,14 +147,20 @@ class FigureCache:
     built fresh and discarded. `clear()` closes and deletes them (the window does on close: a
     shown offscreen pyqtgraph widget must not outlive the app).
 
-    Frames of one background only: a kept grid grows to the most heads it has drawn (16 heads at
-    400 px: about 25 MB), and a white and a dark set of grid, PE and KV panels held 80 MB
-    (issue 21's soak measured it as growth); an export in the other background discards the kept
-    set first. Discarding frees a frame whole (tests/gui/test_soak_exports.py).
+    Bounded by bytes: a kept frame costs its pixels and, for a grid, every head panel it ever drew
+    (`frame_bytes`: a 16-head grid at the CLI's 400 px a head is about 25 MB). After each export the
+    kept frames must fit `budget_bytes`: the least recently used go first, and a frame that alone
+    does not fit is discarded after its export (built fresh next time, freed whole). Frames of one
+    background only: an export in the other background discards the kept set first (a white and a
+    dark set held 80 MB in issue 21's soak). Discarding frees a frame whole
+    (tests/gui/test_soak_exports.py).
     """
 
-    def __init__(self):
-        self._frames: dict[tuple, tuple[tuple, FigureFrame]] = {}  # key -> (shape, frame)
+    def __init__(self, budget_bytes: int = CACHE_BUDGET_BYTES):
+        self.budget_bytes = budget_bytes
+        self._frames: OrderedDict[tuple, tuple[tuple, FigureFrame]] = OrderedDict()  # key -> (shape, frame), oldest first
+        self._panels: dict[tuple, int] = {}  # key -> the most head panels its grid has drawn
+        self._bytes: dict[tuple, int] = {}   # key -> frame_bytes when it was last released
 
     @staticmethod
     def key(spec: FigureSpec, background: str, look: ViewOptions | None) -> tuple | None:
@@ -171,9 +184,9 @@ class FigureCache:
             return None
         kept_shape, frame = self._frames[key]
         if kept_shape == shape:
+            self._frames.move_to_end(key)
             return frame
-        del self._frames[key]
-        discard(frame)
+        self._drop(key)
         return None
 
     def get(self, key: tuple | None) -> FigureFrame | None:
@@ -182,31 +195,66 @@ class FigureCache:
     def put(self, key: tuple | None, shape: tuple, frame: FigureFrame) -> None:
         if key is not None:
             self._keep_background(key[1])
+            if key in self._frames and self._frames[key][1] is not frame:
+                self._drop(key)
             self._frames[key] = (shape, frame)
+            self._frames.move_to_end(key)
 
     def _keep_background(self, background: str) -> None:
         """Discard the kept frames of any other background (see the class)."""
         for other in [k for k in self._frames if k[1] != background]:
-            discard(self._frames.pop(other)[1])
+            self._drop(other)
 
+    def _drop(self, key: tuple) -> None:
+        _shape, frame = self._frames.pop(key)
+        self._panels.pop(key, None)
+        self._bytes.pop(key, None)
+        discard(frame)
+
+    def _key_of(self, frame: QWidget) -> tuple | None:
+        return next((key for key, (_shape, kept) in self._frames.items() if kept is frame), None)
 
     def holds(self, frame: QWidget) -> bool:
-        return any(frame is kept for _shape, kept in self._frames.values())
+        return self._key_of(frame) is not None
 
     def release(self, frame: QWidget) -> None:
-        """Done with a frame: a kept one is hidden for next time, any other discarded."""
-        if self.holds(frame):
-            frame.hide()
-        else:
+        """Done with a frame: a kept one is hidden for next time (if the kept frames fit the
+        budget with it), any other discarded."""
+        key = self._key_of(frame)
+        if key is None:
             discard(frame)
+            return
+        view = getattr(frame, "view", None)
+        if isinstance(view, HeadsGrid):
+            self._panels[key] = max(self._panels.get(key, 0), len(view.visible_heads()))
+        self._bytes[key] = frame_bytes(frame, self._panels.get(key, 0))
+        frame.hide()
+        self._fit(key)
+
+    def _fit(self, newest: tuple) -> None:
+        """Drop the least recently used frames, `newest` last, until the rest fit the budget."""
+        for key in [k for k in self._frames if k != newest] + [newest]:
+            if self.kept_bytes() <= self.budget_bytes:
+                return
+            self._drop(key)
+
+    def kept_bytes(self) -> int:
+        """What the kept frames hold, as `frame_bytes` estimated it when each was last released."""
+        return sum(self._bytes.get(key, 0) for key in self._frames)
 
     def clear(self) -> None:
-        frames, self._frames = [frame for _shape, frame in self._frames.values()], {}
-        for frame in frames:
-            discard(frame)
+        for key in list(self._frames):
+            self._drop(key)
 
     def __len__(self) -> int:
         return len(self._frames)
+
+
+def frame_bytes(frame: QWidget, panels: int = 0) -> int:
+    """About what a kept offscreen frame holds: its device pixels and `panels` head panels drawn."""
+    ratio = frame.devicePixelRatioF()
+    pixels = frame.width() * frame.height() * ratio * ratio
+    return int(pixels * KEPT_BYTES_PER_PIXEL) + panels * KEPT_BYTES_PER_PANEL
 
 
 def window_figure_cache(window) -> FigureCache:
