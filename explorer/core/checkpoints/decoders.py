@@ -157,13 +157,7 @@ class Decoder:
         if rope is not None:
             q, k = apply_rope(q, *rope), apply_rope(k, *rope)
         if cache is not None:
-            if len(cache.keys) <= i:
-                cache.keys.append(k)
-                cache.values.append(v)
-            else:
-                cache.keys[i] = torch.cat([cache.keys[i], k], dim=1)  # (kv_heads, t + 1, dh)
-                cache.values[i] = torch.cat([cache.values[i], v], dim=1)
-            k, v = cache.keys[i], cache.values[i]
+            k, v = cache.add(i, k, v)  # (kv_heads, t + 1, dh) each
         out, weights = self._attend(i, p, q, k, v, positions, keep, key_mask)
         x_attn = self._norm(out, p["post_attn_norm"]) if "post_attn_norm" in p else out
         x = x + x_attn

@@ -202,6 +202,17 @@ class KVCache:
     def nbytes(self) -> int:
         return sum(t.numel() * t.element_size() for t in (*self.keys, *self.values))
 
+    def add(self, layer: int, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Append k, v (kv_heads, new, dh) to `layer`'s keys and values (the first step starts
+        them); the layer's whole K and V (kv_heads, cached, dh)."""
+        if len(self.keys) <= layer:
+            self.keys.append(k)
+            self.values.append(v)
+        else:
+            self.keys[layer] = torch.cat([self.keys[layer], k], dim=1)  # (kv_heads, t + 1, dh)
+            self.values[layer] = torch.cat([self.values[layer], v], dim=1)
+        return self.keys[layer], self.values[layer]
+
 
 def step(w: LlamaWeights, cache: KVCache, token: int, head_mask: torch.Tensor | None = None) -> dict:
     """Feed one token at position cache.length; the cache grows by one.
@@ -215,14 +226,9 @@ def step(w: LlamaWeights, cache: KVCache, token: int, head_mask: torch.Tensor | 
     rows, queries, outputs = [], [], []
     for i, p in enumerate(w.layers):
         q, k, v = project_qkv(w, p, rms_norm(x, p["attn_norm"], w.eps), positions)  # (h|kv, 1, dh)
-        if pos == 0:
-            cache.keys.append(k)
-            cache.values.append(v)
-        else:
-            cache.keys[i] = torch.cat([cache.keys[i], k], dim=1)  # (kv_heads, pos+1, dh)
-            cache.values[i] = torch.cat([cache.values[i], v], dim=1)
+        keys, values = cache.add(i, k, v)  # (kv_heads, pos+1, dh) each
         keep = None if head_mask is None else head_mask[i]
-        out, weights = attend(w, p, q, cache.keys[i], cache.values[i], causal=False, keep=keep)
+        out, weights = attend(w, p, q, keys, values, causal=False, keep=keep)
         x = x + out
         x = x + mlp(p, rms_norm(x, p["ffn_norm"], w.eps))
         rows.append(weights[:, 0])  # (heads, pos+1)

@@ -251,13 +251,8 @@ def _layer(m: CompactModel, i: int, b: Block, x, rot, cache: KVCache, keep):
         qk = qk @ rot  # (heads + kv_heads, dh): RoPE
     q, k = qk[:m.heads], qk[m.heads:, None]  # (heads, dh), (kv_heads, 1, dh)
     v = v.view(m.kv_heads, 1, m.d_head)  # (kv_heads, 1, dh)
-    if len(cache.keys) <= i:
-        cache.keys.append(k)
-        cache.values.append(v)
-    else:
-        cache.keys[i] = torch.cat([cache.keys[i], k], dim=1)  # (kv_heads, t + 1, dh)
-        cache.values[i] = torch.cat([cache.values[i], v], dim=1)
-    context, weights = _attend(m, i, q, cache.keys[i], cache.values[i], keep)
+    keys, values = cache.add(i, k, v)  # (kv_heads, t + 1, dh) each
+    context, weights = _attend(m, i, q, keys, values, keep)
     out = b.o(context)  # (1, d)
     x = x + (out if b.post_attn_norm is None else _norm(m, out, b.post_attn_norm))
     h = b.up(_norm(m, x, *b.ffn_norm))  # (1, 2 ffn | ffn)
