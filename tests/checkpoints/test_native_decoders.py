@@ -444,3 +444,15 @@ def test_the_heads_padding_and_pruning_on_an_own_gemma2(own_gemma):
     assert padded.loss == pytest.approx(result.loss, rel=1e-5)
     effect = prune_effect(model, tokens, mask_without(model, [(0, 1), (2, 3)]))
     assert effect["heads_off"] == 2 and effect["loss_pruned"] != effect["loss"]
+
+
+@pytest.mark.parametrize("case", ["gpt2", "qwen2", "gemma2"])  # gemma2: the final soft-capping in unembed
+def test_the_final_capture_gives_the_residual_that_unembeds_to_the_logits(pairs, case):
+    """capture "final": the residual stream after the last layer instead of the logits; unembedding
+    it gives the plain forward's logits bit for bit (the same kernels on the same rows)."""
+    model, ids = pairs(case).native, ids_of(3)
+    with torch.inference_mode():
+        plain, lean = model.forward(ids), model.forward(ids, capture=("final",))
+        assert "logits" not in lean and lean["final"].shape == (N, D)
+        assert torch.equal(lean["attentions"], plain["attentions"])
+        assert torch.equal(model.unembed(lean["final"]), plain["logits"])

@@ -8,6 +8,7 @@
   the stacked layers that autograd's path (LoRA fine-tuning) still builds;
 - llama.wide_linear: the unembedding through oneDNN's kernel;
 - analysis.sentence_loss: the cross-entropy in blocks of rows;
+- analysis.decoder_outputs: a decoder's top 5 and loss from its final residual, unembedded in blocks;
 - roles.score_heads: the broad score one layer at a time (core.stats.row_entropy).
 
 Tolerances: tests/numeric.py's rule, the reduction being the terms summed on the way (d_head in a
@@ -24,7 +25,7 @@ import pytest
 import torch
 
 from explorer.core.learned import bert, llama
-from explorer.core.learned.analysis import LOSS_ROWS, sentence_loss
+from explorer.core.learned.analysis import LOSS_ROWS, UNEMBED_ROWS, decoder_outputs, run, sentence_loss
 from explorer.core.learned.roles import score_heads
 
 from numeric import assert_close
@@ -142,6 +143,38 @@ def test_the_loss_in_blocks_of_rows_equals_float64_cross_entropy():
     assert_close(sentence_loss(logits, ids), float(expected), dtype="float32", reduction=vocab + n,
                  scale=float(logits.abs().max()))
     assert sentence_loss(logits[:1], ids[:1]) is None
+
+
+@pytest.mark.parametrize("n", [1, 2, UNEMBED_ROWS + 1, 2 * UNEMBED_ROWS + 5])  # blocks, the last one short
+def test_the_top_5_and_loss_from_the_final_residual_equal_float64_on_the_whole_logits(smollm2, n):
+    """What analysis.run gives a decoder with the "final" capture: the (n, vocab) logits never made
+    at once, the next-token top 5 and the loss as from the whole logits (float64 cross-entropy)."""
+    ids = list(range(2000, 2000 + n))
+    with torch.inference_mode():
+        lean = smollm2.weights.forward(ids, capture=("final",))
+        logits = smollm2.weights.forward(ids)["logits"]  # (n, vocab)
+        top, loss = decoder_outputs(smollm2, lean, ids)
+        whole_top, whole_loss = decoder_outputs(smollm2, {"logits": logits}, ids)
+    assert "logits" not in lean
+    assert [i for _, _, i in top] == [i for _, _, i in whole_top]
+    assert_close(np.array([p for _, p, _ in top]), np.array([p for _, p, _ in whole_top]), dtype="float32",
+                 reduction=smollm2.spec.d_model)
+    if n == 1:
+        assert loss is None and whole_loss is None
+        return
+    expected = torch.nn.functional.cross_entropy(logits[:-1].double(), torch.tensor(ids[1:]))
+    assert_close(loss, float(expected), dtype="float32", reduction=smollm2.spec.d_model + n,
+                 scale=float(logits.abs().max()))
+
+
+def test_run_asks_a_decoder_for_the_final_residual_and_an_encoder_for_nothing(smollm2, minilm, monkeypatch):
+    asked = []
+    for model in (smollm2, minilm):
+        forward = model.weights.forward
+        monkeypatch.setattr(model.weights, "forward",
+                            lambda *a, _f=forward, **k: asked.append(k.get("capture", ())) or _f(*a, **k))
+        run(model, model.tokenizer("the cat sat on the mat"))
+    assert asked == [("final",), ()]
 
 
 def _reference_scores(a: np.ndarray, causal: bool, repeat) -> dict:

@@ -125,7 +125,10 @@ def limit_blas_threads(count: int) -> bool:
 def limit_torch_threads(count: int) -> bool:
     """Give torch's intra-op pool `count` threads if torch is loaded; False when it is not.
 
-    Call it on the compute thread: torch keeps this setting per calling thread under OpenMP.
+    The count is process-wide (torch 2.13 keeps it in one global that every thread's next
+    parallel region reads: a thread started before the call sees the new count too), so every
+    runner that calls this asks for the same cores − 1; the Trainer's chunks set their own count
+    for their duration (core/training/trainer.py) and put it back.
     """
     torch = sys.modules.get("torch")
     # Another thread (the Train tab's runner) may be importing torch right now: sys.modules then

@@ -128,7 +128,7 @@ class VirtualTokensModel:
             return self.base.forward(ids, head_mask, key_mask, capture, cache=self._prefix_cache())
         out = self.base.forward(ids, head_mask, key_mask, capture, virtual=self.tokens.embeddings)
         v = self.tokens.count
-        for key in ("logits", "hidden"):
+        for key in ("logits", "hidden", "final"):
             if key in out:
                 out[key] = out[key][v:]  # (n, ...)
         if "hidden_states" in out:

@@ -32,7 +32,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
-from ..learned.bert import with_captures
+from ..learned.bert import final_or_logits, with_captures
 from ..learned.llama import KVCache
 from ..messages import QT_TRANSLATE_NOOP
 from .native import CheckpointError
@@ -199,7 +199,7 @@ class Decoder:
         return logits
 
     # -- the contract
-    captures = ("values", "hidden_states")  # what forward(capture=...) can add (native.py)
+    captures = ("values", "hidden_states", "final")  # what forward(capture=...) can add (native.py)
 
     def forward(self, ids: list[int], head_mask=None, key_mask=None, capture=(), cache: KVCache | None = None,
                 virtual: torch.Tensor | None = None) -> dict:
@@ -224,7 +224,7 @@ class Decoder:
             attentions.append(weights)
             values.append(v)
             states.append(x)
-        out = {"attentions": torch.stack(attentions), "logits": self._logits(x)}
+        out = {"attentions": torch.stack(attentions), **final_or_logits(capture, x, self._logits)}
         return with_captures(out, capture, values, [p["o"] for p in self.blocks], states)
 
     def unembed(self, x: torch.Tensor) -> torch.Tensor:

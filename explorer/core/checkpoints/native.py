@@ -25,6 +25,9 @@ as one run through transformers, captures nothing) adds to forward's dict:
   applies it, (d_model, heads · d_head) (out, in): head h's slice is w_o[:, h·d_head:(h+1)·d_head];
 - "hidden_states": (layers + 1, n, d_model), the residual stream before the first layer and after
   each one (a decoder's before its final norm: `unembed` applies the norm and the unembedding).
+- "final" (decoders): the residual stream after the last layer (n, d_model), before the final
+  norm, under "final" *instead of* "logits": the caller unembeds the rows it needs
+  (core/learned/analysis.decoder_outputs; the whole (n, vocab) is the analysis's largest array).
 
 A model with a PEFT adapter's virtual tokens (core/adapters/virtual.py: prefix and prompt tuning)
 meets the same contract and adds `virtual_tokens` (v) and `virtual_queries`: its attentions have
@@ -62,7 +65,7 @@ class NativeModel(Protocol):
     max_positions: int  # the longest input it accepts
     vocab: int
     device: Any         # torch.device
-    captures: tuple     # what forward's `capture` can add: ("values", "hidden_states") (module docstring)
+    captures: tuple     # what forward's `capture` can add: ("values", "hidden_states", "final") (module docstring)
 
     def forward(self, ids: list[int], head_mask=None, key_mask=None, capture=()) -> dict:
         """attentions (layers, heads, n, n) float32; an encoder also gives hidden (n, d_model),

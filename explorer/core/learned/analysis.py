@@ -77,6 +77,7 @@ def top_k(model, logits, k: int = 5) -> tuple:
 
 
 LOSS_ROWS = 16  # logits rows per cross-entropy call in sentence_loss
+UNEMBED_ROWS = 64  # rows of logits made at a time from a decoder's final residual stream (decoder_outputs)
 
 
 def sentence_loss(logits, ids) -> float | None:
@@ -85,15 +86,38 @@ def sentence_loss(logits, ids) -> float | None:
     LOSS_ROWS rows at a time: one call over all of them wrote a fresh (n, vocab) log-softmax
     (50 MB for SmolLM2 at 256 tokens) and spent most of its time faulting that memory in (28 ms
     against 8 ms in rows of 16)."""
-    import torch
-    import torch.nn.functional as F
     if len(ids) < 2:
         return None
-    target = torch.as_tensor(ids[1:], device=logits.device)  # (n - 1,)
-    rows = logits[:-1]  # (n - 1, vocab): row i predicts token i + 1
-    total = sum(F.cross_entropy(rows[i:i + LOSS_ROWS].float(), target[i:i + LOSS_ROWS], reduction="sum")
-                for i in range(0, len(target), LOSS_ROWS))
-    return float(total) / len(target)
+    return loss_sum(logits[:-1], ids[1:]) / (len(ids) - 1)  # row i predicts token i + 1
+
+
+def loss_sum(rows, targets) -> float:
+    """Summed cross-entropy of logits rows (r, vocab) against target ids (r,), LOSS_ROWS at a time."""
+    import torch
+    import torch.nn.functional as F
+    target = torch.as_tensor(targets, device=rows.device)  # (r,)
+    return float(sum(F.cross_entropy(rows[i:i + LOSS_ROWS].float(), target[i:i + LOSS_ROWS], reduction="sum")
+                     for i in range(0, len(target), LOSS_ROWS)))
+
+
+def decoder_outputs(model, out: dict, ids: list[int]) -> tuple:
+    """(next-token top 5, sentence loss) of a decoder's forward over the real tokens `ids`.
+
+    From its logits, or, where the model gave its final residual stream instead (capture
+    "final": native.py), from logits made UNEMBED_ROWS rows at a time: the whole (n, vocab) is
+    never held (156 MB for a Qwen2-0.5B-shaped model at 256 tokens, the largest part of the
+    analysis's peak), at the same speed (the unembedding runs at full rate from 64 rows)."""
+    n = len(ids)
+    if "final" not in out:
+        logits = out["logits"]
+        return top_k(model, logits[n - 1]), sentence_loss(logits[:n], ids)
+    final, unembed = out["final"][:n], model.weights.unembed  # (n, d)
+    total = 0.0
+    for start in range(0, n - 1, UNEMBED_ROWS):
+        stop = min(n - 1, start + UNEMBED_ROWS)
+        total += loss_sum(unembed(final[start:stop]), ids[start + 1:stop + 1])  # rows predict the next token
+    loss = total / (n - 1) if n >= 2 else None
+    return top_k(model, unembed(final[n - 1:n])[0]), loss
 
 
 MAX_PADDING = 64  # padding tokens a sequence may get (the batch's longer sentence, simulated)
@@ -124,15 +148,15 @@ def run(model, tokens: Tokens, head_mask=None, padding: int = 0) -> LearnedResul
     mask = check_head_mask(model, head_mask)
     ids = list(tokens.ids)
     keys = (torch.arange(len(ids), device=model.device) < n) if padding else None  # (n + pad,) bool
-    with torch.inference_mode():
-        out = model.weights.forward(ids, mask, keys)  # the NativeModel contract (checkpoints/native.py)
+    lean = model.is_decoder and "final" in getattr(model.weights, "captures", ())
+    with torch.inference_mode():  # the NativeModel contract (checkpoints/native.py):
+        out = model.weights.forward(ids, mask, keys, capture=("final",)) if lean else \
+            model.weights.forward(ids, mask, keys)
         attentions = out["attentions"].float().cpu().numpy()
         if model.is_decoder:  # a model run through transformers may give no logits
-            logits = out.get("logits")
-            if logits is None:
+            if "logits" not in out and "final" not in out:
                 return LearnedResult(tokens, attentions, None, None, None)
-            return LearnedResult(tokens, attentions, None, top_k(model, logits[n - 1]),
-                                 sentence_loss(logits[:n], ids[:n]))
+            return LearnedResult(tokens, attentions, None, *decoder_outputs(model, out, ids[:n]))
         hidden = out.get("hidden")
         return LearnedResult(tokens, attentions, None if hidden is None else hidden[:n].float().cpu().numpy(),
                              None, None)

@@ -144,6 +144,13 @@ def stacked(store: torch.Tensor | None, weights: list) -> torch.Tensor:
     return torch.stack(weights) if store is None else store
 
 
+def final_or_logits(capture, x: torch.Tensor, unembed) -> dict:
+    """A decoder's forward's last output: "logits" (n, vocab) = unembed(x), or with capture "final"
+    the residual stream x (n, d) itself under "final" (before the final norm), for a caller that
+    unembeds only the rows it needs (core/learned/analysis.decoder_outputs)."""
+    return {"final": x} if "final" in capture else {"logits": unembed(x)}
+
+
 def with_captures(out: dict, capture, values: list, w_o: list, states: list) -> dict:
     """`out` with what `capture` names (core/checkpoints/native.py): "values" adds values (layers,
     kv_heads, n, d_head) and w_o (per layer (d_model, heads · d_head), as stored: (out, in));

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import torch
 import torch.nn.functional as F
 
-from .bert import stacked, weight_store, with_captures
+from .bert import final_or_logits, stacked, weight_store, with_captures
 
 LAYER_KEYS = ("attn_norm", "q", "k", "v", "o", "ffn_norm", "gate", "up", "down")
 
@@ -56,7 +56,7 @@ class LlamaWeights:
     def device(self) -> torch.device:
         return self.embed.device
 
-    captures = ("values", "hidden_states")  # what forward(capture=...) can add (native.py)
+    captures = ("values", "hidden_states", "final")  # what forward(capture=...) can add (native.py)
 
     def forward(self, ids: list[int], head_mask: torch.Tensor | None = None,
                 key_mask: torch.Tensor | None = None, capture=()) -> dict:
@@ -183,7 +183,8 @@ def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = No
         attentions.append(weights)
         values.append(v)  # (kv_heads, n, dh)
         states.append(x)
-    out = {"attentions": stacked(store, attentions), "logits": w.unembed(x)}  # logits (n, vocab)
+    out = {"attentions": stacked(store, attentions)}
+    out.update(final_or_logits(capture, x, w.unembed))
     return with_captures(out, capture, values, [p["o"] for p in w.layers], states)
 
 
