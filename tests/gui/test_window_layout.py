@@ -7,6 +7,8 @@ were opened (a 780 px combo box, the info strip at d_model 2048, the "computingâ
 
 from __future__ import annotations
 
+import dataclasses
+
 
 import pytest
 from PySide6.QtCore import Qt
@@ -276,6 +278,33 @@ def test_pe_inputs_fit_their_view_after_shrinking(qtbot):
         return bar.mapRectToScene(bar.boundingRect()).right() <= view.viewport().width() + 1
     qtbot.waitUntil(fits, timeout=2000)
     assert view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= view.viewport().width()
+
+
+def test_a_narrow_info_strip_keeps_its_height_from_one_result_to_the_next(qtbot):
+    """In a 514 px wide heads tab (128 tokens, d_model 512, 8 heads) the time label was squeezed
+    beside shapes and parameters and wrapped word by word; "17 ms" against "7.30 ms" took one line
+    more or less, so the strip's height (and every head's view, and their tick labels) changed at
+    every second update. Now the time gets its own row, and the height never shrinks at one width."""
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    result = forward(AttentionConfig(tokens=tuple(f"t{i}" for i in range(128)), d_model=512, n_heads=8,
+                                     seed=1, dtype="float32"))
+    strip.resize(514, 60)
+    strip.show()
+    qtbot.waitExposed(strip)
+    heights = []
+    for seconds in (0.017, 0.0073, 0.123, 0.0049, 0.017, 0.0073):
+        strip.set_result(dataclasses.replace(result, elapsed_s=seconds), auto_float32=True)
+        run_posted_events()
+        heights.append(strip.minimumHeight())
+        line = strip.time_label.fontMetrics().lineSpacing()
+        assert strip.time_label.height() < 2 * line, strip.time_label.text()  # one line, not wrapped
+    assert strip.time_label.y() > strip.entropy_label.y()  # the time on a row of its own
+    assert len(set(heights)) == 1, heights
+    strip.resize(1400, 60)  # room again: fewer rows, and the held height is let go
+    qtbot.waitUntil(lambda: not strip.two_rows, timeout=2000)
+    run_posted_events()
+    assert strip.minimumHeight() < heights[0]
 
 
 def test_info_strip_does_not_flip_rows_while_the_time_text_wobbles(qtbot):

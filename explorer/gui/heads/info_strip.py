@@ -41,14 +41,21 @@ def time_text(seconds: float) -> str:
     return f"{ms:.2f} ms" if ms < 10 else f"{ms:.0f} ms"
 
 
-SLACK_PX = 60  # room a one-row strip must have to spare before it leaves two rows
+SLACK_PX = 60  # room a layout must have to spare before the strip goes back to fewer rows
 
 
 class InfoStrip(QWidget):
-    """Four labels, refreshed from each new result: one line when they fit, else two rows
-    (shapes, parameters, time; then the entropy across the whole width), each wrapping if it
-    must. On one line at 16 pt and d_model 2048 the strip was ~900 px, which made the window
-    wider than a projector's screen in presentation mode."""
+    """Four labels, refreshed from each new result, in as few rows as they fit: one line; or
+    (shapes, parameters, time) over the entropy; or, narrower still, (shapes, parameters), the
+    entropy, then the time; each label wrapping only if it must. On one line at 16 pt and
+    d_model 2048 the strip was ~900 px, which made the window wider than a projector's screen in
+    presentation mode.
+
+    Its height never shrinks from one result to the next at one width (it is reset when the
+    width or the font changes): a strip whose height follows the texts (a time of "17 ms" or
+    "7.30 ms" wrapping to one line more or less) re-laid out the window at every update,
+    resizing every head's view and rebuilding all 16 tick labels (128 tokens × 8 heads in a
+    514 px wide tab: 70–90 ms an update instead of ~30, measured)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -62,7 +69,8 @@ class InfoStrip(QWidget):
         self._grid.setHorizontalSpacing(18)
         self._grid.setVerticalSpacing(2)
         self._grid.setColumnStretch(2, 1)
-        self._two_rows: bool | None = None
+        self._rows: int | None = None  # 1, 2 or 3 (the class docstring)
+        self._held_for: tuple | None = None  # (width, font key) the minimum height holds for
         for label in self._labels():
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.shape_label.setText(translate("heads.info_strip", "computing…"))
@@ -73,36 +81,69 @@ class InfoStrip(QWidget):
 
     @property
     def two_rows(self) -> bool:
-        return bool(self._two_rows)
+        """More than one row (the entropy under the rest)."""
+        return bool(self._rows and self._rows > 1)
+
+    @property
+    def rows(self) -> int:
+        return self._rows or 1
 
     def _arrange(self) -> None:
-        """One row if every label fits on one line at the current width, else two rows."""
-        one_line = self.one_line_width()
-        # Hysteresis: back to one row only with SLACK_PX to spare. The time text changes on every
-        # update ("14 ms" → "9.8 ms"); right at the border the strip flipped between one and two
-        # rows each time, which re-laid out the window, resized every head's view box and rebuilt
-        # all tick labels (128 tokens × 8 heads: 56 → 39 ms an update, measured).
-        slack = SLACK_PX if self._two_rows else 0
-        two_rows = one_line + slack > self.width()
-        if two_rows == self._two_rows:
-            return
-        self._two_rows = two_rows
+        """As few rows as fit the current width (class docstring), then the height held."""
+        # Hysteresis: back to fewer rows only with SLACK_PX to spare. The time text changes on
+        # every update ("14 ms" → "9.8 ms"); right at a border the strip flipped each time,
+        # which re-laid out the window, resized every head's view box and rebuilt all tick
+        # labels (128 tokens × 8 heads: 56 → 39 ms an update, measured).
+        width = self.width()
+        rows = 3
+        for count, needed in ((1, self.one_line_width()), (2, self.first_row_width())):
+            slack = SLACK_PX if self._rows is not None and self._rows > count else 0
+            if needed + slack <= width:
+                rows = count
+                break
+        if rows != self._rows:
+            self._rows = rows
+            self._place(rows)
+        self._hold_height()
+
+    def _place(self, rows: int) -> None:
         for label in self._labels():
             self._grid.removeWidget(label)
         self._grid.addWidget(self.shape_label, 0, 0)
         self._grid.addWidget(self.params_label, 0, 1)
-        if two_rows:  # the time takes the stretching column, flush right
+        if rows == 1:
+            self._grid.addWidget(self.entropy_label, 0, 2)
+            self._grid.addWidget(self.time_label, 0, 3)
+        elif rows == 2:  # the time takes the stretching column, flush right
             self._grid.addWidget(self.time_label, 0, 2)
             self._grid.addWidget(self.entropy_label, 1, 0, 1, 3)
         else:
-            self._grid.addWidget(self.entropy_label, 0, 2)
-            self._grid.addWidget(self.time_label, 0, 3)
+            self._grid.addWidget(self.entropy_label, 1, 0, 1, 3)
+            self._grid.addWidget(self.time_label, 2, 0, 1, 3)
+
+    def _hold_height(self) -> None:
+        """The minimum height: what the texts need now, and never less than before at this
+        width and font (the class docstring)."""
+        key = (self.width(), self.font().key())
+        if key != self._held_for:
+            self._held_for = key
+            self.setMinimumHeight(0)
+        needed = self._grid.totalHeightForWidth(self.width()) if self.width() > 0 else 0
+        if needed > self.minimumHeight():
+            self.setMinimumHeight(needed)
 
     def one_line_width(self) -> int:
         """The width the four labels need side by side, margins and spacing included."""
+        return self._row_width(self._labels())
+
+    def first_row_width(self) -> int:
+        """The width shapes, parameters and time need side by side (the two-row layout's top)."""
+        return self._row_width((self.shape_label, self.params_label, self.time_label))
+
+    def _row_width(self, labels) -> int:
         margins = self._grid.contentsMargins()
-        return (sum(label.sizeHint().width() for label in self._labels())
-                + 3 * self._grid.horizontalSpacing() + margins.left() + margins.right())
+        return (sum(label.sizeHint().width() for label in labels)
+                + (len(labels) - 1) * self._grid.horizontalSpacing() + margins.left() + margins.right())
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
