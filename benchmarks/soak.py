@@ -109,6 +109,7 @@ class Soak:
         self.names = list(self.actions)
         self.weights = [self.actions[n][0] for n in self.names]
         self.picked: list[tuple[str, int]] | None = None  # keep_only
+        self.cache_notes: list[tuple[int, float]] = []  # (frames, MB) the figure cache held (same_state)
 
     def warm(self) -> None:
         """Build what is built once: every topic's view, every tab drawn, the export dialog."""
@@ -160,9 +161,10 @@ class Soak:
         """The one state both ends of the soak are measured in as well (a leak is growth in the
         same state; the end's raw state holds as many heads, tokens and topics as the last
         actions left): the course preset on numpy, default display, no presentation or full
-        screen, no focused head, KV step 0, every topic open, the heads tab, an empty clipboard;
-        no lesson open, the Train tab reset, and the random model source, the last pretrained
-        analysis kept being minilm-l6's of the default text with every head on."""
+        screen, no focused head, KV step 0, every topic open, the heads tab, an empty clipboard, no
+        export frames kept (empty_figure_cache); no lesson open, the Train tab reset, and the
+        random model source, the last pretrained analysis kept being minilm-l6's of the default
+        text with every head on."""
         from PySide6.QtGui import QGuiApplication
         w, view = self.w, self.w.state.view
         if view.presentation:
@@ -179,6 +181,21 @@ class Soak:
                 self.app.processEvents()
         w.tabs.setCurrentIndex(0)
         QGuiApplication.clipboard().clear()
+        self.empty_figure_cache()
+
+    def empty_figure_cache(self) -> None:
+        """The export frames kept for the next export (gui/window/exports/figures.FigureCache,
+        bounded by bytes: 32 MB of frames) emptied, as the clipboard is: what they hold depends on
+        the last exports (which views, at which sizes), so the warm-up's state held a few frames
+        and the end's up to the budget. A bounded cache filling, not a leak; what was kept is
+        printed (`cache_notes`)."""
+        from PySide6.QtCore import QEvent
+        cache = getattr(self.w, "figure_cache", None)
+        if cache is None:
+            return
+        self.cache_notes.append((len(cache), sum(cache._bytes.values()) / 2**20))
+        cache.clear()
+        self.app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     def same_recent_pictures(self) -> None:
         """The course preset, shown after the same few pictures of it (other seeds): the
@@ -880,6 +897,11 @@ def main(argv=None) -> int:
           f"growth {rss_same_idle - marks['rss_warm_idle']:+.1f} MB; in use {rss_same_trimmed:.0f} MB, "
           f"growth {rss_same_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
     print_same_state_verdict(marks["parts_warm"], parts_same, rss_same_trimmed - marks["rss_warm_trimmed"])
+    if soak.cache_notes:
+        from explorer.gui.window.exports.figures import CACHE_BUDGET_BYTES
+        held = ", ".join(f"{frames} frames ≈ {mb:.0f} MB" for frames, mb in soak.cache_notes)
+        print(f"  export frames emptied before each same-state measurement (warm-up, end): {held} "
+              f"(FigureCache's own estimate; bounded at {CACHE_BUDGET_BYTES >> 20} MB)")
     print_file_growth(marks["files_warm"], files_same)
     print(f"where it is, after warm-up: {marks['composition_warm']}")
     print(f"where it is, at the end:    {composition_end}")
