@@ -109,7 +109,7 @@ class Soak:
         self.names = list(self.actions)
         self.weights = [self.actions[n][0] for n in self.names]
         self.picked: list[tuple[str, int]] | None = None  # keep_only
-        self.cache_notes: list[tuple[int, float]] = []  # (frames, MB) the figure cache held (same_state)
+        self.cache_notes: list[tuple] = []  # (frames, MB, atlases, MB) the caches held (same_state)
 
     def warm(self) -> None:
         """Build what is built once: every topic's view, every tab drawn, the export dialog."""
@@ -185,16 +185,30 @@ class Soak:
 
     def empty_figure_cache(self) -> None:
         """The export frames kept for the next export (gui/window/exports/figures.FigureCache,
-        bounded by bytes: 32 MB of frames) emptied, as the clipboard is: what they hold depends on
-        the last exports (which views, at which sizes), so the warm-up's state held a few frames
-        and the end's up to the budget. A bounded cache filling, not a leak; what was kept is
-        printed (`cache_notes`)."""
+        bounded by bytes: 32 MB of frames), the value labels' atlases not on screen
+        (gui/plotting/cell_text_item, 16 MB) and the recent weight draws (core.weights) emptied, as the clipboard is: what they hold depends
+        on the last exports and label sizes, so the warm-up's state held a few entries and the
+        end's up to the budgets. Bounded caches filling, not a leak; what they held is printed
+        (`cache_notes`)."""
         from PySide6.QtCore import QEvent
+        from explorer.gui.plotting import cell_text_item as labels
         cache = getattr(self.w, "figure_cache", None)
-        if cache is None:
-            return
-        self.cache_notes.append((len(cache), sum(cache._bytes.values()) / 2**20))
-        cache.clear()
+        frames = (0, 0.0) if cache is None else (len(cache), sum(cache._bytes.values()) / 2**20)
+        atlases = (len(labels._ATLASES), sum(map(labels._atlas_bytes, labels._ATLASES.values())) / 2**20)
+        self.cache_notes.append((*frames, *atlases))
+        if cache is not None:
+            cache.clear()
+        # the value labels' pixmaps (bounded by bytes, 16 MB): the items on screen keep theirs
+        labels._ATLASES.clear()
+        # the recent weight draws and their casts (core.weights, 4 each by count: a d_model 256
+        # draw the prefetch made last stays until four others replace it); the picture on screen
+        # keeps its own arrays
+        from explorer.core import weights
+        weights.draw_weights.cache_clear()
+        weights._cast.cache_clear()
+        torch_ops = sys.modules.get("explorer.core.backends.torch_ops")
+        if torch_ops is not None:
+            torch_ops.device_weights.cache_clear()
         self.app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     def same_recent_pictures(self) -> None:
@@ -898,10 +912,10 @@ def main(argv=None) -> int:
           f"growth {rss_same_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
     print_same_state_verdict(marks["parts_warm"], parts_same, rss_same_trimmed - marks["rss_warm_trimmed"])
     if soak.cache_notes:
-        from explorer.gui.window.exports.figures import CACHE_BUDGET_BYTES
-        held = ", ".join(f"{frames} frames ≈ {mb:.0f} MB" for frames, mb in soak.cache_notes)
-        print(f"  export frames emptied before each same-state measurement (warm-up, end): {held} "
-              f"(FigureCache's own estimate; bounded at {CACHE_BUDGET_BYTES >> 20} MB)")
+        held = "; ".join(f"{frames} export frames ≈ {mb:.0f} MB, {atlases} label atlases ≈ {amb:.0f} MB"
+                         for frames, mb, atlases, amb in soak.cache_notes)
+        print(f"  bounded caches emptied before each same-state measurement (warm-up; end): {held} "
+              f"(their own estimates; bounded at 32 and 16 MB)")
     print_file_growth(marks["files_warm"], files_same)
     print(f"where it is, after warm-up: {marks['composition_warm']}")
     print(f"where it is, at the end:    {composition_end}")
