@@ -70,7 +70,6 @@ PRETRAINED = ("minilm-l6", "e5-small", "smollm2-135m")  # installed in the venv;
 LEARNED_TEXTS = SENTENCES + ["0 1 2 3 4 0 1 2 3 4", "7 x 99999 -1", "word " * 600]  # tokens for the
 # trained model (one out of its vocabulary); more tokens than any model accepts (refused, kept)
 TRAIN_STEPS = 100  # the Train tab's steps box in the soak: a run is a few seconds, not 500 steps
-RECENT_SEEDS = (101, 103, 105, 107)  # same_recent_pictures: as many as core.weights keeps draws
 SETTLE_S = 120.0   # the longest settle() waits (a pretrained model's first load on a busy machine)
 HARMLESS_QT = ("This plugin does not support propagateSizeHints()",  # offscreen platform
                "This plugin does not support raise()")
@@ -161,8 +160,8 @@ class Soak:
         """The one state both ends of the soak are measured in as well (a leak is growth in the
         same state; the end's raw state holds as many heads, tokens and topics as the last
         actions left): the course preset on numpy, default display, no presentation or full
-        screen, no focused head, KV step 0, every topic open, the heads tab, an empty clipboard, no
-        export frames kept (empty_figure_cache); no lesson open, the Train tab reset, and the
+        screen, no focused head, KV step 0, every topic open, the heads tab, an empty clipboard and
+        empty bounded caches (empty_bounded_caches); no lesson open, the Train tab reset, and the
         random model source, the last pretrained analysis kept being minilm-l6's of the default
         text with every head on."""
         from PySide6.QtGui import QGuiApplication
@@ -174,22 +173,24 @@ class Soak:
         self.same_features()
         w.set_focus_head(None)
         view.colormap, view.show_values, view.kv_step = "viridis", "auto", 0
-        self.same_recent_pictures()
+        w.apply_preset("course-lab3")
+        settle(self.app, w)
         if self.topics is not None:
             for key in sorted(self.topics.actions):
                 self.topics.show_topic(key)
                 self.app.processEvents()
         w.tabs.setCurrentIndex(0)
         QGuiApplication.clipboard().clear()
-        self.empty_figure_cache()
+        self.empty_bounded_caches()
 
-    def empty_figure_cache(self) -> None:
-        """The export frames kept for the next export (gui/window/exports/figures.FigureCache,
-        bounded by bytes: 32 MB of frames), the value labels' atlases not on screen
-        (gui/plotting/cell_text_item, 16 MB) and the recent weight draws (core.weights) emptied, as the clipboard is: what they hold depends
-        on the last exports and label sizes, so the warm-up's state held a few entries and the
-        end's up to the budgets. Bounded caches filling, not a leak; what they held is printed
-        (`cache_notes`)."""
+    def empty_bounded_caches(self) -> None:
+        """The bounded caches of recent work emptied, as the clipboard is: the export frames kept
+        for the next export (gui/window/exports/figures.FigureCache, 32 MB), the value labels'
+        atlases (gui/plotting/cell_text_item, 16 MB; the items on screen keep theirs) and the
+        recent weight draws and casts (core.weights, 4 each by count: one d_model 2048 draw is
+        134 MB; the picture on screen keeps its arrays). What they hold depends on the last exports, label sizes and draws, so the
+        warm-up's state held a few entries and the end's up to the budgets: bounded caches
+        filling, not a leak. What the first two held is printed (`cache_notes`)."""
         from PySide6.QtCore import QEvent
         from explorer.gui.plotting import cell_text_item as labels
         cache = getattr(self.w, "figure_cache", None)
@@ -198,11 +199,7 @@ class Soak:
         self.cache_notes.append((*frames, *atlases))
         if cache is not None:
             cache.clear()
-        # the value labels' pixmaps (bounded by bytes, 16 MB): the items on screen keep theirs
         labels._ATLASES.clear()
-        # the recent weight draws and their casts (core.weights, 4 each by count: a d_model 256
-        # draw the prefetch made last stays until four others replace it); the picture on screen
-        # keeps its own arrays
         from explorer.core import weights
         weights.draw_weights.cache_clear()
         weights._cast.cache_clear()
@@ -210,20 +207,6 @@ class Soak:
         if torch_ops is not None:
             torch_ops.device_weights.cache_clear()
         self.app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-
-    def same_recent_pictures(self) -> None:
-        """The course preset, shown after the same few pictures of it (other seeds): the
-        bounded caches of recent work (core.weights: the last 4 weight draws and 4 casts, kept by
-        count, not size) then hold the same entries at both ends, not whatever the last actions
-        drew (one d_model 2048 draw is 134 MB). Without it the same state differed by up to one
-        large draw, a bounded offset, not a leak."""
-        w = self.w
-        for seed in RECENT_SEEDS:
-            w.apply_preset("course-lab3")
-            w.controls.seed.spin.setValue(seed)
-            settle(self.app, w)
-        w.apply_preset("course-lab3")
-        settle(self.app, w)
 
     def same_features(self) -> None:
         """same_state()'s part beyond the random model (see there)."""
@@ -912,10 +895,12 @@ def main(argv=None) -> int:
           f"growth {rss_same_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
     print_same_state_verdict(marks["parts_warm"], parts_same, rss_same_trimmed - marks["rss_warm_trimmed"])
     if soak.cache_notes:
+        from explorer.gui.plotting.cell_text_item import MAX_ATLAS_BYTES
+        from explorer.gui.window.exports.figures import CACHE_BUDGET_BYTES
         held = "; ".join(f"{frames} export frames ≈ {mb:.0f} MB, {atlases} label atlases ≈ {amb:.0f} MB"
                          for frames, mb, atlases, amb in soak.cache_notes)
         print(f"  bounded caches emptied before each same-state measurement (warm-up; end): {held} "
-              f"(their own estimates; bounded at 32 and 16 MB)")
+              f"(their own estimates; bounded at {CACHE_BUDGET_BYTES >> 20} and {MAX_ATLAS_BYTES >> 20} MB)")
     print_file_growth(marks["files_warm"], files_same)
     print(f"where it is, after warm-up: {marks['composition_warm']}")
     print(f"where it is, at the end:    {composition_end}")

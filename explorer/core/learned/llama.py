@@ -183,8 +183,7 @@ def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = No
         attentions.append(weights)
         values.append(v)  # (kv_heads, n, dh)
         states.append(x)
-    out = {"attentions": stacked(store, attentions)}
-    out.update(final_or_logits(capture, x, w.unembed))
+    out = {"attentions": stacked(store, attentions), **final_or_logits(capture, x, w.unembed)}
     return with_captures(out, capture, values, [p["o"] for p in w.layers], states)
 
 

@@ -84,10 +84,6 @@ class InfoStrip(QWidget):
         """More than one row (the entropy under the rest)."""
         return bool(self._rows and self._rows > 1)
 
-    @property
-    def rows(self) -> int:
-        return self._rows or 1
-
     def _arrange(self) -> None:
         """As few rows as fit the current width (class docstring), then the height held."""
         # Hysteresis: back to fewer rows only with SLACK_PX to spare. The time text changes on
