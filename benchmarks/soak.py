@@ -201,8 +201,7 @@ class Soak:
             cache.clear()
         labels._ATLASES.clear()
         from explorer.core import weights
-        weights.draw_weights.cache_clear()
-        weights._cast.cache_clear()
+        weights.clear_draws()
         torch_ops = sys.modules.get("explorer.core.backends.torch_ops")
         if torch_ops is not None:
             torch_ops.device_weights.cache_clear()

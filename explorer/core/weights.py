@@ -53,6 +53,27 @@ class Weights:
 
 _polling = threading.local()  # should_stop of the draw running on this thread (see draw_weights_polling)
 
+# One draw at a time (the compute thread and the prefetch thread both draw): a thread that
+# misses the cache while another draws the same key waits for it and takes its result
+# (`_last`) instead of drawing it again. `_waiting` counts threads waiting for the gate: the
+# prefetch gives way to them (app/course/prefetch.py).
+_gate = threading.Lock()
+_waiting_lock = threading.Lock()
+_waiting = 0
+_last: dict[tuple, "Weights"] = {}  # the newest draw only (the same object lru_cache holds)
+
+
+def draws_waiting() -> bool:
+    """A thread waits to draw weights (any thread)."""
+    return _waiting > 0
+
+
+def clear_draws() -> None:
+    """Forget every cached draw and cast (tests, the soak's same-state measurement)."""
+    draw_weights.cache_clear()
+    _cast.cache_clear()
+    _last.clear()
+
 
 def draw_weights_polling(seed: int, n_tokens: int, d_model: int, init: str = "course",
                          should_stop: StopCheck = None) -> Weights:
@@ -72,6 +93,22 @@ def draw_weights_polling(seed: int, n_tokens: int, d_model: int, init: str = "co
 @lru_cache(maxsize=4)
 def draw_weights(seed: int, n_tokens: int, d_model: int, init: str = "course") -> Weights:
     """X and the four projection matrices for (seed, n, d), in the course's order."""
+    global _waiting
+    key = (seed, n_tokens, d_model, init)
+    with _waiting_lock:
+        _waiting += 1
+    with _gate:
+        with _waiting_lock:
+            _waiting -= 1
+        if key in _last:  # drawn by another thread while this one waited
+            return _last[key]
+        weights = _draw(seed, n_tokens, d_model, init)
+        _last.clear()
+        _last[key] = weights
+        return weights
+
+
+def _draw(seed: int, n_tokens: int, d_model: int, init: str) -> Weights:
     rng = np.random.RandomState(seed)
     should_stop = getattr(_polling, "should_stop", None)
     x = rng.randn(n_tokens, d_model)  # (n, d)

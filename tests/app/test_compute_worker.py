@@ -183,7 +183,7 @@ def test_stop_of_an_idle_worker_ends_its_thread(qtbot, make_worker):
     worker = make_worker()
     with qtbot.waitSignal(worker.finished, timeout=10_000):
         worker.submit(AttentionConfig())
-    # after a result the worker draws seed ± 1's weights ahead (app/prefetch.py); idle means after
+    # with a request the worker draws seed ± 1's weights ahead (app/prefetch.py); idle means after
     # that too (a stop during it is a running job: see the test above). Failed in a clean-clone CI.
     assert worker.wait_idle(10)
     assert worker.stop(timeout=0) is True

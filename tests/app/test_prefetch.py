@@ -1,12 +1,17 @@
-"""Neighbouring seeds' weights are drawn ahead on the idle compute thread (app/prefetch.py),
-never in the way of a request that needs other weights."""
+"""Neighbouring seeds' weights are drawn ahead on the prefetch thread beside the forward pass
+(app/prefetch.py), never in the way of a request that needs other weights."""
 
 from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
 
 from explorer.app.course.compute import ComputeWorker
 from explorer.app.course.prefetch import MAX_NUMBERS, neighbours, prefetch, weight_key
 from explorer.core import AttentionConfig
-from explorer.core.weights import draw_weights
+from explorer.core.weights import clear_draws, draw_weights, draw_weights_polling, draws_waiting
 
 
 def config(seed, n=7, d=12):
@@ -28,7 +33,7 @@ def test_neighbours_are_the_next_seed_then_the_previous():
 
 
 def test_worker_draws_both_neighbours_after_a_result():
-    draw_weights.cache_clear()
+    clear_draws()
     worker = ComputeWorker()
     try:
         worker.submit(config(41, n=9, d=20))
@@ -41,7 +46,7 @@ def test_worker_draws_both_neighbours_after_a_result():
 
 
 def test_worker_without_prefetch_draws_nothing_more(monkeypatch):
-    draw_weights.cache_clear()
+    clear_draws()
     monkeypatch.setattr(ComputeWorker, "prefetch", False)
     worker = ComputeWorker()
     try:
@@ -54,7 +59,7 @@ def test_worker_without_prefetch_draws_nothing_more(monkeypatch):
 
 
 def test_a_waiting_request_for_other_weights_stops_the_prefetch():
-    draw_weights.cache_clear()
+    clear_draws()
     keys = neighbours(config(80, n=5, d=16))
     other = weight_key(config(99, n=5, d=16))
     assert prefetch(keys, lambda: other, lambda: True, lambda: False) == 0
@@ -62,13 +67,51 @@ def test_a_waiting_request_for_other_weights_stops_the_prefetch():
 
 
 def test_a_waiting_request_for_the_same_weights_lets_the_draw_finish():
-    draw_weights.cache_clear()
+    clear_draws()
     keys = neighbours(config(80, n=5, d=16))
     assert prefetch(keys, lambda: keys[0], lambda: True, lambda: False) == 1  # then stops
     assert is_cached(keys[0])
 
 
 def test_a_stale_prefetch_draws_nothing():
-    draw_weights.cache_clear()
+    clear_draws()
     keys = neighbours(config(70, n=5, d=16))
     assert prefetch(keys, lambda: None, lambda: False, lambda: True) == 0
+
+
+def test_the_wanted_weights_are_drawn_to_the_end_even_by_a_stale_job():
+    clear_draws()
+    keys = neighbours(config(90, n=5, d=16))
+    # a newer request made this job stale and another thread waits, but it wants this draw
+    assert prefetch(keys, lambda: keys[0], lambda: True, lambda: True) == 1
+    assert is_cached(keys[0])
+
+
+def test_a_draw_in_progress_on_another_thread_is_waited_for_not_repeated():
+    clear_draws()
+    key = (123, 5, 16, "course")
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_stop() -> bool:  # holds the first thread inside its draw until released
+        entered.set()
+        release.wait(10)
+        return False
+
+    got = {}
+    first = threading.Thread(target=lambda: got.setdefault(
+        "first", draw_weights_polling(*key, should_stop=slow_stop)))
+    first.start()
+    assert entered.wait(10)
+    second = threading.Thread(target=lambda: got.setdefault("second", draw_weights(*key)))
+    second.start()
+    deadline = time.monotonic() + 10
+    while not draws_waiting() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert draws_waiting()  # the second waits for the first's draw
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert got["first"] is got["second"]  # one draw, not two
+    rng = np.random.RandomState(123)
+    assert np.array_equal(got["second"].x, rng.randn(5, 16))
+    assert not draws_waiting()

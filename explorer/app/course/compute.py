@@ -55,6 +55,7 @@ from typing import Callable
 from ...core import (AttentionConfig, AttentionResult, Cancelled, KVTrace, forward, list_devices,
                     run_kv_cache)
 from ..observable import Event
+from ...core.weights import draws_waiting
 from .prefetch import neighbours, prefetch, weight_key
 from ..runner import CancelToken, Runner, describe_error
 
@@ -156,7 +157,9 @@ class ComputeWorker:
         self._computes = self._runner.channel(self._deliver, priority=1, keep_superseded=True)
         self._stoppable = (_takes_should_stop(compute), _takes_should_stop(kv_compute))
         self._listing = self._runner.channel(lambda _g, found, _e: self.devices_listed.emit(found))
-        self._prefetching = self._runner.channel(lambda *_: None, priority=-1)
+        # the neighbours' draws run beside the forward pass (app/course/prefetch.py)
+        self._prefetcher = Runner("weight-prefetch")
+        self._prefetching = self._prefetcher.channel(lambda *_: None)
         self._wanted: tuple | None = None  # weight key of the newest request (main thread writes)
         self.prefetched = 0  # draws prefetched or found cached (tests, benchmarks)
         self._torch_threads_set = False  # runner thread only
@@ -175,7 +178,11 @@ class ComputeWorker:
         reusing it; the outcome carries both. A cancelled job delivers nothing.
         """
         self._wanted = weight_key(config)
-        return self._computes.submit(self._run_request, config, with_kv, result, cancellable=True)
+        generation = self._computes.submit(self._run_request, config, with_kv, result,
+                                           cancellable=True)
+        if result is None:
+            self._queue_prefetch(config)
+        return generation
 
     def _deliver(self, _generation: int, outcome: Outcome | None, _error) -> None:
         if outcome is not None:  # None: cancelled, a newer request is on its way
@@ -200,7 +207,10 @@ class ComputeWorker:
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Block until the thread has nothing to do (tests and benchmarks only, never the GUI)."""
-        return self._runner.wait_idle(timeout)
+        start = time.monotonic()
+        if not self._runner.wait_idle(timeout):
+            return False
+        return self._prefetcher.wait_idle(max(0.0, timeout - (time.monotonic() - start)))
 
     def stop(self, timeout: float = 30.0) -> bool:
         """Drop pending work and end the thread; True once it has ended. Idempotent.
@@ -209,6 +219,7 @@ class ComputeWorker:
         running after that is abandoned: the daemon thread finishes it, delivers nothing and
         ends, and the caller decides how to leave (see ``gui.window.app.run_app``).
         """
+        self._prefetcher.close(0)  # a draw in progress ends with its process (daemon thread)
         return self._runner.close(timeout)
 
     # ----- runner thread -------------------------------------------------------------------
@@ -235,7 +246,6 @@ class ComputeWorker:
                 stop = {"should_stop": after_grace(should_stop, FORWARD_GRACE_S)} if forward_stop else {}
                 result = self._compute(config, **stop)
                 self._prepare(result)
-                self._queue_prefetch(config)
             trace = None
             if with_kv:
                 trace = self._kv_compute(config, **({"should_stop": should_stop} if kv_stop else {}))
@@ -245,15 +255,15 @@ class ComputeWorker:
             return Outcome(generation, config, error=describe_error(exc))
         return Outcome(generation, config, result=result, trace=trace)
 
-    def _queue_prefetch(self, config: AttentionConfig) -> None:  # compute thread
-        """After a fresh forward pass with the real `forward`: draw its neighbours' weights."""
+    def _queue_prefetch(self, config: AttentionConfig) -> None:  # main thread
+        """With a request for a forward pass with the real `forward`: draw its neighbours'
+        weights (the newest request's job replaces one not yet started and stales a running one)."""
         keys = neighbours(config) if self.prefetch and self._compute is forward else []
         if keys:
             self._prefetching.submit(self._run_prefetch, keys, cancellable=True)
 
-    def _run_prefetch(self, keys: list, should_stop: CancelToken) -> None:  # compute thread
-        self.prefetched += prefetch(keys, lambda: self._wanted,
-                                    lambda: self._runner.is_busy(self._computes), should_stop)
+    def _run_prefetch(self, keys: list, should_stop: CancelToken) -> None:  # prefetch thread
+        self.prefetched += prefetch(keys, lambda: self._wanted, draws_waiting, should_stop)
 
     def _prepare(self, result: AttentionResult) -> None:  # compute thread
         hook = self.after_forward

@@ -3,14 +3,16 @@
 A seed slider or spin box moves by ±1, and at 128 tokens x d_model 512 most of a new seed's
 forward pass is drawing its weights (4 · 512² normals from the legacy ``RandomState`` the
 course's numbers depend on: 25-40 ms on 2 cores). After each fresh result the compute worker
-queues one low-priority job on its own runner that draws seed + 1, then seed - 1, into
-``core.weights.draw_weights``' cache (keyed by everything that defines the draw: seed, tokens,
-d_model, init; at most 4 draws kept), so the next step finds them ready.
+queues, with each request, a job on a thread of its own that draws seed + 1, then seed - 1,
+into ``core.weights.draw_weights``' cache (keyed by everything that defines the draw: seed,
+tokens, d_model, init; at most 4 draws kept) while the request's forward pass runs on the other
+core, so the next step finds them ready (or being drawn: it then waits for that draw).
 
 Never in the way of a real request: the job polls between the five draws of each seed and stops
-as soon as a compute waits that needs other weights (a compute for the seed being drawn lets it
-finish: that is the work it would do first). A stopped draw caches nothing. Sizes whose draws
-would take more than a few tens of ms or hold much memory are not prefetched (MAX_NUMBERS).
+as soon as another thread waits to draw other weights, or a newer request has made the job
+stale (a draw of the newest request's own weights always finishes: that is the work its
+compute would do first). A stopped draw caches nothing. Sizes whose draws would take more than
+a few tens of ms or hold much memory are not prefetched (MAX_NUMBERS).
 """
 
 from __future__ import annotations
@@ -38,15 +40,16 @@ def neighbours(config: AttentionConfig) -> list[tuple]:
 
 
 def prefetch(keys: list[tuple], wanted: Callable[[], tuple | None],
-             compute_waiting: Callable[[], bool], should_stop: Callable[[], bool]) -> int:
-    """Draw `keys` in order (runner thread); the number drawn or found cached.
+             draw_waiting: Callable[[], bool], should_stop: Callable[[], bool]) -> int:
+    """Draw `keys` in order (prefetch thread); the number drawn or found cached.
 
-    `wanted()`: the weight key of the newest compute request; `compute_waiting()`: one is
-    queued; `should_stop()`: this job's cancel token (a newer prefetch, or closing)."""
+    `wanted()`: the weight key of the newest compute request; `draw_waiting()`: another
+    thread waits to draw; `should_stop()`: this job's cancel token (a newer request, or
+    closing). Neither stops the draw of the wanted key."""
     done = 0
     for key in keys:
         def stop(key=key) -> bool:
-            return should_stop() or (compute_waiting() and wanted() != key)
+            return wanted() != key and (should_stop() or draw_waiting())
         if stop():
             break
         try:
