@@ -54,8 +54,10 @@ def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows,
     score_scale: when the caller knows scaled_scores = raw_scores * score_scale, the
     scaled variance is score_scale**2 * the raw one (one pass over (h, n, n) saved).
     """
-    argmax = weights.argmax(axis=-1)  # (h, nq)
-    argmax = np.where(empty_rows[None, :], -1, argmax)
+    first_max = weights.argmax(axis=-1)  # (h, nq)
+    # the weight at the argmax is the row's max (exactly): one pass over (h, nq, nk) saved
+    max_weight = np.take_along_axis(weights, first_max[..., None], axis=-1)[..., 0]  # (h, nq)
+    argmax = np.where(empty_rows[None, :], -1, first_max)
     raw_variance = masked_variance(raw_scores, allowed)  # (h,)
     if score_scale is None:
         scaled_variance = masked_variance(scaled_scores, allowed)
@@ -64,7 +66,7 @@ def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows,
     return HeadStats(
         entropy=row_entropy(weights),
         argmax=argmax,
-        max_weight=weights.max(axis=-1),
+        max_weight=max_weight,
         raw_variance=raw_variance,
         scaled_variance=scaled_variance,
     )
