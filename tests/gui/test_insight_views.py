@@ -191,12 +191,23 @@ def test_value_norms_of_minilm_are_the_core_capture(qtbot, make_window):
     captured = captured_run(model, model.tokenizer.encode_ids(list(window.learned.analysis.ids)))
     norms = value_norms(captured.attentions, captured.key_norms)  # (6, 12, n, n)
     alpha, drawn, tv = page.drawn()
-    np.testing.assert_array_equal(alpha, captured.attentions[3, 7])
-    np.testing.assert_array_equal(drawn, norms[3, 7])
-    np.testing.assert_array_equal(tv, norm_disagreement(captured.attentions, norms)[3])
+    # Two forward passes (the window's, on its runner, and this one): torch's thread count is
+    # process-wide and the compute worker caps it when torch loads, so the two may have run with
+    # different counts and differ in the last bits: the tolerance rule, through the layers run.
+    n = alpha.shape[-1]
+
+    def through(layers: int) -> int:  # as tests/learned/model_rounding.py's through_layers
+        return layers * (model.spec.d_model + 2 * n)
+
+    assert_close(alpha, captured.attentions[3, 7], dtype="float32", reduction=through(4))
+    assert_close(drawn, norms[3, 7], dtype="float32", reduction=through(4))
+    assert_close(tv, norm_disagreement(captured.attentions, norms)[3], dtype="float32",
+                 reduction=through(4) + n)
     assert "layer 3" in page.where.text() and page.note.text().startswith("Head 7: disagreement")
+    before = window.learned.analysis
     window.learned.set_layer(1)  # the Heads tab's layer: sliced, nothing recomputed
-    np.testing.assert_array_equal(page.drawn()[1], norms[1, 7])
+    assert window.learned.analysis is before
+    assert_close(page.drawn()[1], norms[1, 7], dtype="float32", reduction=through(2))
 
 
 def test_value_norms_of_the_course_model(qtbot, make_window):
