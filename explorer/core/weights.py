@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 
@@ -55,24 +56,48 @@ _polling = threading.local()  # should_stop of the draw running on this thread (
 
 # One draw at a time (the compute thread and the prefetch thread both draw): a thread that
 # misses the cache while another draws the same key waits for it and takes its result
-# (`_last`) instead of drawing it again. `_waiting` counts threads waiting for the gate: the
-# prefetch gives way to them (app/course/prefetch.py).
+# (`_last`) instead of drawing it again. `_waiting` counts the threads waiting for the gate
+# by key: the prefetch gives way to those whose weights are not drawn yet
+# (app/course/prefetch.py).
 _gate = threading.Lock()
 _waiting_lock = threading.Lock()
-_waiting = 0
+_waiting_changed = threading.Condition(_waiting_lock)  # notified when _waiting or _last change
+_waiting: dict[tuple, int] = {}  # key -> threads waiting at the gate to draw it
 _last: dict[tuple, "Weights"] = {}  # the newest draw only (the same object lru_cache holds)
 
 
 def draws_waiting() -> bool:
-    """A thread waits to draw weights (any thread)."""
-    return _waiting > 0
+    """A thread waits at the gate for weights not drawn yet (any thread).
+
+    One waiting for the draw that has just ended does not count: it takes that draw as soon as
+    it gets the gate. (Counting it made the prefetch skip every other seed: the draw of
+    seed + 1 ended, the compute thread waiting for it had not yet been scheduled, and the next
+    job, seed + 2, gave way to it before it began.)"""
+    with _waiting_lock:
+        return _needs_draw()
+
+
+def _needs_draw() -> bool:  # with _waiting_lock held
+    return any(key not in _last for key in _waiting)
+
+
+def wait_while_draws_waiting(should_stop: Callable[[], bool], poll_s: float = 0.05) -> bool:
+    """Block until no thread waits for weights not drawn yet (`draws_waiting`); False as soon
+    as `should_stop()` says so (polled every `poll_s`). The prefetch gives way with it."""
+    with _waiting_changed:
+        while _needs_draw():
+            if should_stop():
+                return False
+            _waiting_changed.wait(poll_s)
+    return not should_stop()
 
 
 def clear_draws() -> None:
     """Forget every cached draw and cast (tests, the soak's same-state measurement)."""
     draw_weights.cache_clear()
     _cast.cache_clear()
-    _last.clear()
+    with _waiting_lock:
+        _last.clear()
 
 
 def draw_weights_polling(seed: int, n_tokens: int, d_model: int, init: str = "course",
@@ -93,18 +118,22 @@ def draw_weights_polling(seed: int, n_tokens: int, d_model: int, init: str = "co
 @lru_cache(maxsize=4)
 def draw_weights(seed: int, n_tokens: int, d_model: int, init: str = "course") -> Weights:
     """X and the four projection matrices for (seed, n, d), in the course's order."""
-    global _waiting
     key = (seed, n_tokens, d_model, init)
     with _waiting_lock:
-        _waiting += 1
+        _waiting[key] = _waiting.get(key, 0) + 1
     with _gate:
         with _waiting_lock:
-            _waiting -= 1
+            _waiting[key] -= 1
+            if not _waiting[key]:
+                del _waiting[key]
+            _waiting_changed.notify_all()
         if key in _last:  # drawn by another thread while this one waited
             return _last[key]
         weights = _draw(seed, n_tokens, d_model, init)
-        _last.clear()
-        _last[key] = weights
+        with _waiting_lock:  # draws_waiting() reads both
+            _last.clear()
+            _last[key] = weights
+            _waiting_changed.notify_all()
         return weights
 
 

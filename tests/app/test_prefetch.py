@@ -11,6 +11,7 @@ import numpy as np
 from explorer.app.course.compute import ComputeWorker
 from explorer.app.course.prefetch import MAX_NUMBERS, neighbours, prefetch, weight_key
 from explorer.core import AttentionConfig
+from explorer.core import weights as weights_module
 from explorer.core.weights import clear_draws, draw_weights, draw_weights_polling, draws_waiting
 
 
@@ -104,10 +105,7 @@ def test_a_draw_in_progress_on_another_thread_is_waited_for_not_repeated():
     assert entered.wait(10)
     second = threading.Thread(target=lambda: got.setdefault("second", draw_weights(*key)))
     second.start()
-    deadline = time.monotonic() + 10
-    while not draws_waiting() and time.monotonic() < deadline:
-        time.sleep(0.001)
-    assert draws_waiting()  # the second waits for the first's draw
+    assert wait_until(draws_waiting)  # the second waits for the first's draw
     release.set()
     first.join(10)
     second.join(10)
@@ -115,3 +113,84 @@ def test_a_draw_in_progress_on_another_thread_is_waited_for_not_repeated():
     rng = np.random.RandomState(123)
     assert np.array_equal(got["second"].x, rng.randn(5, 16))
     assert not draws_waiting()
+
+
+def wait_until(condition, timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    return condition()
+
+
+def test_a_thread_waiting_for_the_draw_just_ended_does_not_stop_the_next_prefetch():
+    """Regression (issue 26): the prefetch of seed + 1 ended, the compute thread waiting for it
+    had not got the gate yet, and the next job (seed + 2) gave way to it before it began: every
+    other seed was drawn on the compute thread, in the way of its forward pass."""
+    # a worker an earlier test stopped without waiting (stop(0)) may still be drawing
+    assert wait_until(lambda: not any(t.name in ("weight-prefetch", "attention-compute")
+                                      for t in threading.enumerate()), 30)
+    clear_draws()
+    drawn, other = (124, 5, 16, "course"), (125, 5, 16, "course")
+    first = draw_weights(*drawn)  # the newest draw (what a prefetch just finished)
+    draw_weights.cache_clear()    # so the next caller misses the cache and queues at the gate
+    got = {}
+    with weights_module._gate:    # the prefetch thread still holds it
+        taker = threading.Thread(target=lambda: got.setdefault("taker", draw_weights(*drawn)))
+        taker.start()
+        assert wait_until(lambda: drawn in weights_module._waiting)
+        assert not draws_waiting()  # it will take the draw that has just ended
+        needer = threading.Thread(target=lambda: got.setdefault("needer", draw_weights(*other)))
+        needer.start()
+        assert wait_until(lambda: other in weights_module._waiting)
+        assert draws_waiting()  # this one needs a draw: the prefetch gives way
+    taker.join(10)
+    needer.join(10)
+    assert got["taker"] is first  # taken, not drawn again
+    assert np.array_equal(got["needer"].x, np.random.RandomState(125).randn(5, 16))
+    assert not draws_waiting()
+
+
+def test_a_prefetch_that_gave_way_begins_the_draw_again_once_the_other_is_done():
+    clear_draws()
+    keys = neighbours(config(150, n=5, d=16))
+    other = weight_key(config(99, n=5, d=16))
+    waiting = iter([True])  # one thread waits, once
+    gave_way = []
+
+    def give_way(stale) -> bool:
+        gave_way.append(stale())
+        return True  # the other draw is done
+
+    assert prefetch(keys, lambda: other, lambda: next(waiting, False), lambda: False, give_way) == 2
+    assert gave_way == [False]
+    assert is_cached(keys[0]) and is_cached(keys[1])
+
+
+def test_a_prefetch_that_gave_way_ends_when_its_job_turns_stale_meanwhile():
+    clear_draws()
+    keys = neighbours(config(160, n=5, d=16))
+    other = weight_key(config(99, n=5, d=16))
+    assert prefetch(keys, lambda: other, lambda: True, lambda: False, lambda stale: False) == 0
+    assert not is_cached(keys[0])
+
+
+def test_waiting_for_waiting_draws_ends_when_they_are_drawn_or_when_stopped():
+    from explorer.core.weights import wait_while_draws_waiting
+    assert wait_until(lambda: not any(t.name in ("weight-prefetch", "attention-compute")
+                                      for t in threading.enumerate()), 30)
+    clear_draws()
+    key = (170, 5, 16, "course")
+    result = {}
+    with weights_module._gate:
+        drawer = threading.Thread(target=lambda: draw_weights(*key))
+        drawer.start()
+        assert wait_until(draws_waiting)
+        assert wait_while_draws_waiting(lambda: True) is False  # stopped: does not wait
+        waiter = threading.Thread(target=lambda: result.setdefault(
+            "waited", wait_while_draws_waiting(lambda: False)))
+        waiter.start()
+        waiter.join(0.2)
+        assert waiter.is_alive()  # still waiting: the draw has not begun
+    drawer.join(10)
+    waiter.join(10)
+    assert result["waited"] is True and not draws_waiting()

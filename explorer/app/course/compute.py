@@ -54,8 +54,8 @@ from typing import Callable
 
 from ...core import (AttentionConfig, AttentionResult, Cancelled, KVTrace, forward, list_devices,
                     run_kv_cache)
+from ...core.weights import draws_waiting, wait_while_draws_waiting
 from ..observable import Event
-from ...core.weights import draws_waiting
 from .prefetch import neighbours, prefetch, weight_key
 from ..runner import CancelToken, Runner, describe_error
 
@@ -146,7 +146,7 @@ class ComputeWorker:
     """The main compute and device listing on one runner thread; emits ``finished(Outcome)`` and
     ``devices_listed(list[DeviceInfo])`` on the main thread."""
 
-    prefetch = True  # draw seed ± 1's weights when idle (app/prefetch.py); benchmarks turn it off
+    prefetch = True  # draw seed ± 1's weights beside each pass (prefetch.py); benchmarks turn it off
 
     def __init__(self, compute: Callable = forward, kv_compute: Callable = run_kv_cache,
                  devices: Callable = list_devices):
@@ -263,7 +263,8 @@ class ComputeWorker:
             self._prefetching.submit(self._run_prefetch, keys, cancellable=True)
 
     def _run_prefetch(self, keys: list, should_stop: CancelToken) -> None:  # prefetch thread
-        self.prefetched += prefetch(keys, lambda: self._wanted, draws_waiting, should_stop)
+        self.prefetched += prefetch(keys, lambda: self._wanted, draws_waiting, should_stop,
+                                    wait_while_draws_waiting)
 
     def _prepare(self, result: AttentionResult) -> None:  # compute thread
         hook = self.after_forward

@@ -9,9 +9,10 @@ tokens, d_model, init; at most 4 draws kept) while the request's forward pass ru
 core, so the next step finds them ready (or being drawn: it then waits for that draw).
 
 Never in the way of a real request: the job polls between the five draws of each seed and stops
-as soon as another thread waits to draw other weights, or a newer request has made the job
-stale (a draw of the newest request's own weights always finishes: that is the work its
-compute would do first). A stopped draw caches nothing. Sizes whose draws would take more than
+as soon as another thread waits to draw other weights (and begins that seed again once that
+draw is done), or a newer request has made the job stale (a draw of the newest request's own
+weights always finishes: that is the work its compute would do first). A stopped draw caches
+nothing. Sizes whose draws would take more than
 a few tens of ms or hold much memory are not prefetched (MAX_NUMBERS).
 """
 
@@ -40,21 +41,31 @@ def neighbours(config: AttentionConfig) -> list[tuple]:
 
 
 def prefetch(keys: list[tuple], wanted: Callable[[], tuple | None],
-             draw_waiting: Callable[[], bool], should_stop: Callable[[], bool]) -> int:
+             draw_waiting: Callable[[], bool], should_stop: Callable[[], bool],
+             give_way: Callable[[Callable[[], bool]], bool] | None = None) -> int:
     """Draw `keys` in order (prefetch thread); the number drawn or found cached.
 
     `wanted()`: the weight key of the newest compute request; `draw_waiting()`: another
     thread waits to draw; `should_stop()`: this job's cancel token (a newer request, or
-    closing). Neither stops the draw of the wanted key."""
+    closing). Neither stops the draw of the wanted key. A draw stopped for a waiting thread
+    is begun again once `give_way(stale)` returns True (it waits until no other draw
+    waits; False: the job is stale or closing); without `give_way` the job ends there."""
     done = 0
     for key in keys:
+        def stale(key=key) -> bool:  # never for the newest request's own weights
+            return wanted() != key and should_stop()
+
         def stop(key=key) -> bool:
             return wanted() != key and (should_stop() or draw_waiting())
-        if stop():
-            break
-        try:
-            draw_weights_polling(*key, should_stop=stop)
-        except Cancelled:
-            break
+        while True:
+            try:
+                if not stop():
+                    draw_weights_polling(*key, should_stop=stop)
+                    break
+            except Cancelled:
+                pass
+            # it gave way: the job is stale, or another thread waits for its draw
+            if give_way is None or stale() or not give_way(stale):
+                return done
         done += 1
     return done
