@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     for n, d, h in CASES:
         if wanted is not None and case_name(n, d, h) not in wanted:
             continue
-        repeats = (3 if args.quick else 7) if n >= 512 else (5 if args.quick else 15)
+        repeats = 5 if args.quick else 15
         times = measure_latency(app, n, d, h, repeats)
         medians[case_name(n, d, h)] = statistics.median(times)
         spreads[case_name(n, d, h)] = (min(times), max(times))
