@@ -1,9 +1,9 @@
-"""Drawing the weights of the neighbouring seeds while the compute thread is idle.
+"""Drawing the weights of the neighbouring seeds beside the forward pass.
 
 A seed slider or spin box moves by ±1, and at 128 tokens x d_model 512 most of a new seed's
 forward pass is drawing its weights (4 · 512² normals from the legacy ``RandomState`` the
-course's numbers depend on: 25-40 ms on 2 cores). After each fresh result the compute worker
-queues, with each request, a job on a thread of its own that draws seed + 1, then seed - 1,
+course's numbers depend on: 18-40 ms on 2 cores). The compute worker queues, with each
+request, a job on a thread of its own that draws seed + 1, then seed - 1,
 into ``core.weights.draw_weights``' cache (keyed by everything that defines the draw: seed,
 tokens, d_model, init; at most 4 draws kept) while the request's forward pass runs on the other
 core, so the next step finds them ready (or being drawn: it then waits for that draw).
