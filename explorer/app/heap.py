@@ -22,11 +22,6 @@ counted in use stayed flat (150 -> 122 MB over 3,000 actions) while the heap's r
 `map_large_blocks()` fixes the threshold at `MMAP_THRESHOLD` (4 MiB): larger blocks get their own
 mapping, returned whole when freed (numpy asks transparent huge pages for arrays of 4 MiB and up,
 so mapping them anew costs few page faults; measured: no slower at 512 tokens × 16 heads).
-Setting it also freezes glibc's trim threshold at its 128 KiB default: every free at the top of
-an arena handed its pages back, and the next array of a few MiB faulted them in again (a 512 ×
-512 × 16 forward pass on the compute thread: 5,300–10,900 page faults, 44 ms; issue 26).
-`map_large_blocks()` therefore sets the trim threshold to `TRIM_THRESHOLD` too: 1,200–1,400
-faults, 35 ms. What an arena keeps that way is given back by the trimmer when RSS grows.
 """
 
 from __future__ import annotations
@@ -41,8 +36,7 @@ SLACK_MB = 4  # growth since the last trim that is worth a trim (at rest RSS sta
 FREE_SLACK_MB = 8  # growth of free arena bytes since the last trim that is worth a trim
 
 MMAP_THRESHOLD = 4 << 20  # blocks of this size and up get their own mapping (see map_large_blocks)
-TRIM_THRESHOLD = 32 << 20  # free bytes an arena keeps at its top before handing them back
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers (malloc.h)
+M_MMAP_THRESHOLD = -3  # mallopt's parameter number (malloc.h)
 
 _TRIMMER: "HeapTrimmer | None" = None
 
@@ -73,13 +67,11 @@ def give_back_freed_memory() -> bool:
     return True
 
 
-def map_large_blocks(threshold: int = MMAP_THRESHOLD, trim_threshold: int = TRIM_THRESHOLD) -> bool:
+def map_large_blocks(threshold: int = MMAP_THRESHOLD) -> bool:
     """Fix glibc's mmap threshold at `threshold` bytes (it stops rising with each freed large
-    block) and its trim threshold at `trim_threshold`; False without glibc. Process-wide;
-    affects what is allocated and freed from now on."""
+    block); False without glibc. Process-wide; affects what is allocated from now on."""
     mallopt = _libc_function("mallopt", ctypes.c_int, ctypes.c_int, ctypes.c_int)
-    return bool(mallopt) and mallopt(M_MMAP_THRESHOLD, threshold) == 1 \
-        and mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1
+    return bool(mallopt) and mallopt(M_MMAP_THRESHOLD, threshold) == 1
 
 
 class _MallInfo2(ctypes.Structure):

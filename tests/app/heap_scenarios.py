@@ -173,24 +173,3 @@ def scenario_starting_the_trimmer_maps_large_blocks():
     trimmer = heap.start_trimming()
     assert trimmer is not None
     assert _mapped_growth_of_an_8mb_array_after_a_freed_24mb_one() >= 8 << 20
-
-
-def _resident_drop_when_a_3mb_array_is_freed() -> float:
-    block = np.ones(3 << 17)  # (384 Ki,) float64 = 3 MiB: below the threshold, from the heap's top
-    with_it = heap.rss_mb()
-    del block
-    return with_it - heap.rss_mb()
-
-
-def scenario_freed_blocks_below_the_threshold_stay_for_reuse():
-    """Issue 26: a fixed mmap threshold froze glibc's trim threshold at 128 KiB, so each freed
-    block of a few MiB was handed back and faulted in again by the next array;
-    map_large_blocks keeps TRIM_THRESHOLD bytes at an arena's top (the trimmer returns them)."""
-    assert heap.map_large_blocks()
-    assert _resident_drop_when_a_3mb_array_is_freed() < 0.5
-
-
-def scenario_with_the_default_trim_threshold_a_freed_block_goes_back():
-    """The premise of the scenario above: with glibc's 128 KiB trim threshold the 3 MiB go back."""
-    assert heap.map_large_blocks(trim_threshold=128 << 10)
-    assert _resident_drop_when_a_3mb_array_is_freed() > 2.5

@@ -9,14 +9,14 @@ import numpy as np
 from ..cancel import StopCheck, check
 from ..masks import masked_softmax
 
-# Cells of (h, nq, nk) worked on between two polls of should_stop: whole heads, from 512 tokens
-# up one head (~0.15 s for its scores, softmax and output at 1024 tokens on a quiet 2-core
-# machine). Chunks never change a number: every step is per head (batched matmul) or per row
-# (softmax), so a head computes the same alone or in a batch. Up to 512 tokens a chunk's
-# temporaries (1 MiB in float32, 2 in float64) stay in cache and below the 4 MiB from which
-# glibc maps each block anew (app/heap.py): with 1 << 20 cells a 512 × 512 × 16 float32 pass
-# took 44 ms, with 1 << 18 35 ms (page faults 5,300 → 1,200; issue 26).
-CHUNK_CELLS = 1 << 18
+# Cells of (h, nq, nk) worked on between two polls of should_stop: at 1024 tokens one head
+# (~0.15 s for its scores, softmax and output on a quiet 2-core machine, ~0.4 s on a busy one).
+# Chunks never change a number: every step is per head (batched matmul) or per row (softmax), so
+# a head computes the same alone or in a batch. (Smaller chunks, 2^18 cells, with glibc's trim
+# threshold raised cut the page faults of a 512 × 512 × 16 pass, 44 → 35 ms, but grew the soak's
+# same-state memory +68 → +198 MB: issue 26's session 12, reverted; without the trim threshold
+# smaller chunks are slower, 52 ms.)
+CHUNK_CELLS = 1 << 20
 
 
 def head_chunks(n_heads: int, cells_per_head: int, min_heads: int = 1) -> list[slice]:
