@@ -122,13 +122,17 @@ def wait_until(condition, timeout_s: float = 10.0) -> bool:
     return condition()
 
 
+def no_worker_drawing() -> bool:
+    """A worker an earlier test stopped without waiting (stop(0)) may still be drawing: wait."""
+    return wait_until(lambda: not any(t.name in ("weight-prefetch", "attention-compute")
+                                      for t in threading.enumerate()), 30)
+
+
 def test_a_thread_waiting_for_the_draw_just_ended_does_not_stop_the_next_prefetch():
     """Regression (issue 26): the prefetch of seed + 1 ended, the compute thread waiting for it
     had not got the gate yet, and the next job (seed + 2) gave way to it before it began: every
     other seed was drawn on the compute thread, in the way of its forward pass."""
-    # a worker an earlier test stopped without waiting (stop(0)) may still be drawing
-    assert wait_until(lambda: not any(t.name in ("weight-prefetch", "attention-compute")
-                                      for t in threading.enumerate()), 30)
+    assert no_worker_drawing()
     clear_draws()
     drawn, other = (124, 5, 16, "course"), (125, 5, 16, "course")
     first = draw_weights(*drawn)  # the newest draw (what a prefetch just finished)
@@ -176,8 +180,7 @@ def test_a_prefetch_that_gave_way_ends_when_its_job_turns_stale_meanwhile():
 
 def test_waiting_for_waiting_draws_ends_when_they_are_drawn_or_when_stopped():
     from explorer.core.weights import wait_while_draws_waiting
-    assert wait_until(lambda: not any(t.name in ("weight-prefetch", "attention-compute")
-                                      for t in threading.enumerate()), 30)
+    assert no_worker_drawing()
     clear_draws()
     key = (170, 5, 16, "course")
     result = {}
@@ -186,11 +189,12 @@ def test_waiting_for_waiting_draws_ends_when_they_are_drawn_or_when_stopped():
         drawer.start()
         assert wait_until(draws_waiting)
         assert wait_while_draws_waiting(lambda: True) is False  # stopped: does not wait
+        polls = []  # stops at its third poll: it kept waiting while the draw had not begun
+        assert wait_while_draws_waiting(lambda: polls.append(1) or len(polls) > 2, 0.001) is False
+        assert len(polls) == 3
         waiter = threading.Thread(target=lambda: result.setdefault(
             "waited", wait_while_draws_waiting(lambda: False)))
         waiter.start()
-        waiter.join(0.2)
-        assert waiter.is_alive()  # still waiting: the draw has not begun
     drawer.join(10)
     waiter.join(10)
     assert result["waited"] is True and not draws_waiting()

@@ -3,8 +3,8 @@
 A seed slider or spin box moves by ±1, and at 128 tokens x d_model 512 most of a new seed's
 forward pass is drawing its weights (4 · 512² normals from the legacy ``RandomState`` the
 course's numbers depend on: 18-40 ms on 2 cores). The compute worker queues, with each
-request, a job on a thread of its own that draws seed + 1, then seed - 1,
-into ``core.weights.draw_weights``' cache (keyed by everything that defines the draw: seed,
+request, a job on a thread of its own that draws seed + 1, then seed - 1, into
+``core.weights.draw_weights``' cache (keyed by everything that defines the draw: seed,
 tokens, d_model, init; at most 4 draws kept) while the request's forward pass runs on the other
 core, so the next step finds them ready (or being drawn: it then waits for that draw).
 
@@ -12,8 +12,8 @@ Never in the way of a real request: the job polls between the five draws of each
 as soon as another thread waits to draw other weights (and begins that seed again once that
 draw is done), or a newer request has made the job stale (a draw of the newest request's own
 weights always finishes: that is the work its compute would do first). A stopped draw caches
-nothing. Sizes whose draws would take more than
-a few tens of ms or hold much memory are not prefetched (MAX_NUMBERS).
+nothing. Sizes whose draws would take more than a few tens of ms or hold much memory are not
+prefetched (MAX_NUMBERS).
 """
 
 from __future__ import annotations

@@ -12,10 +12,8 @@ from ..masks import masked_softmax
 # Cells of (h, nq, nk) worked on between two polls of should_stop: at 1024 tokens one head
 # (~0.15 s for its scores, softmax and output on a quiet 2-core machine, ~0.4 s on a busy one).
 # Chunks never change a number: every step is per head (batched matmul) or per row (softmax), so
-# a head computes the same alone or in a batch. (Smaller chunks, 2^18 cells, with glibc's trim
-# threshold raised cut the page faults of a 512 × 512 × 16 pass, 44 → 35 ms, but grew the soak's
-# same-state memory +68 → +198 MB: issue 26's session 12, reverted; without the trim threshold
-# smaller chunks are slower, 52 ms.)
+# a head computes the same alone or in a batch. (Smaller chunks pay only with glibc's trim
+# threshold raised: tried and reverted, docs/benchmarks.md, session 12.)
 CHUNK_CELLS = 1 << 20
 
 
