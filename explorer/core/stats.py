@@ -41,15 +41,52 @@ def masked_variance(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     """Variance per head over allowed cells; 0 where a head has none."""
     h = scores.shape[0]
     if allowed.all():
-        return scores.reshape(h, -1).var(axis=-1)  # (h,)
+        return _variance(scores.reshape(h, -1))  # (h,)
     if not allowed.any():
         return np.zeros(h)
-    return scores[:, allowed].var(axis=-1)  # (h,) copies only the allowed cells
+    return _variance(scores[:, allowed])  # (h,) copies only the allowed cells
+
+
+def _variance(cells: np.ndarray) -> np.ndarray:
+    """Variance along the last axis of (h, m): E[x²] − E[x]² from a sum and a dot product (two
+    passes, no (h, m) temporary: numpy's var makes one and takes four, 3 ms at 16 × 512 × 512).
+
+    The difference cancels where the mean dominates: a head whose mean² is over half its mean
+    square (more than one bit lost) takes numpy's two-pass var instead.
+    """
+    m = cells.shape[-1]
+    mean = cells.sum(axis=-1) / m  # (h,)
+    mean_square = np.matmul(cells[:, None, :], cells[:, :, None])[:, 0, 0] / m  # (h,)
+    var = np.maximum(mean_square - mean * mean, 0.0)  # (h,)
+    unsure = mean * mean > 0.5 * mean_square  # (h,)
+    if unsure.any():
+        var[unsure] = cells[unsure].var(axis=-1)
+    return var
+
+
+def softmax_entropy(weights: np.ndarray, scores: np.ndarray, argmax: np.ndarray,
+                    empty_rows: np.ndarray) -> np.ndarray:
+    """Row entropy of weights = softmax(scores) over allowed keys, (h, nq) nats; 0 for empty rows.
+
+    log p_j = s_j − m − log Z, so H = m + log Z − Σ_j p_j s_j; at the row's argmax s = m and
+    p = 1/Z, so m + log Z = s_max − log p_max. One product-sum pass instead of row_entropy's
+    four (1 ms against 5 at 16 × 512 × 512). Masked keys have p = 0 and finite scores, so they
+    add nothing. The error scales with the scores (a few eps · max |s|), not with H.
+    """
+    at_max = argmax[..., None]  # (h, nq, 1)
+    p_max = np.take_along_axis(weights, at_max, axis=-1)[..., 0]  # (h, nq)
+    s_max = np.take_along_axis(scores, at_max, axis=-1)[..., 0]  # (h, nq)
+    p_dot_s = np.matmul(weights[..., None, :], scores[..., :, None])[..., 0, 0]  # (h, nq)
+    with np.errstate(divide="ignore", invalid="ignore"):  # empty rows: log 0
+        entropy = s_max - np.log(p_max) - p_dot_s  # (h, nq)
+    entropy[:, empty_rows] = 0.0
+    return 0.0 + np.maximum(entropy, 0.0)  # rounding below 0 is 0; 0.0 + turns -0.0 into 0.0
 
 
 def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows,
                score_scale: float | None = None) -> HeadStats:
-    """weights/scores: (h, nq, nk); allowed: (nq, nk) bool; empty_rows: (nq,) bool.
+    """weights/scores: (h, nq, nk), weights = masked softmax of scaled_scores; allowed: (nq, nk)
+    bool; empty_rows: (nq,) bool.
 
     score_scale: when the caller knows scaled_scores = raw_scores * score_scale, the
     scaled variance is score_scale**2 * the raw one (one pass over (h, n, n) saved).
@@ -64,7 +101,7 @@ def head_stats(weights, raw_scores, scaled_scores, allowed, empty_rows,
     else:
         scaled_variance = raw_variance * score_scale**2  # Var(c x) = c^2 Var(x)
     return HeadStats(
-        entropy=row_entropy(weights),
+        entropy=softmax_entropy(weights, scaled_scores, first_max, empty_rows),
         argmax=argmax,
         max_weight=max_weight,
         raw_variance=raw_variance,
