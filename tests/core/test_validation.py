@@ -1,10 +1,13 @@
 """Every bad input raises ConfigError with a readable message; the limits themselves work."""
 
+import unicodedata
+
 import numpy as np
 import pytest
 
 from explorer.core import (MAX_D_MODEL, MAX_TOKENS, SEED_MAX, AttentionConfig, ConfigError,
                            DeviceUnavailableError, forward, list_devices, validate)
+from explorer.core.config import token_problem
 
 from numeric import assert_close
 
@@ -152,3 +155,12 @@ def test_heads_times_tokens_squared_is_bounded_so_a_forward_fits_in_memory():
         validate(AttentionConfig(tokens=tokens, d_model=1024, n_heads=32))
     assert max_heads_for(1024) == 16 and max_heads_for(256) == 256 and max_heads_for(4) == 256
     assert all(max_heads_for(n) * n * n <= MAX_ATTENTION_CELLS for n in (300, 512, 700, 1024))
+
+
+def test_unshowable_characters_are_unicodes_control_and_surrogate_categories():
+    """The token check's one regex against its definition, every code point: category Cc or Cs,
+    or one of the two non-characters U+FFFE / U+FFFF."""
+    wrong = [cp for cp in range(0x110000)
+             if (token_problem(f"a{chr(cp)}b") is not None)
+             != (unicodedata.category(chr(cp)) in ("Cc", "Cs") or chr(cp) in "\ufffe\uffff")]
+    assert wrong == []
