@@ -263,17 +263,14 @@ SIDE = ("side",)  # check_sentence's `side` ("" or "encoder ") is a word of the 
 
 def _check_token(token: str, index: int, side: str) -> None:
     """token_problem's two cases as messages of their own (a UI translates each whole)."""
-    if len(token) <= MAX_TOKEN_CHARS and _UNSHOWABLE.search(token) is None:
-        return
-    shown = _short(token, 20)
     if len(token) > MAX_TOKEN_CHARS:
         raise ConfigError.of(QT_TRANSLATE_NOOP("core", "{side}token {i} ({token}) is longer than {limit} characters"),
-                             SIDE, side=side, i=index + 1, token=shown, limit=MAX_TOKEN_CHARS)
+                             SIDE, side=side, i=index + 1, token=_short(token, 20), limit=MAX_TOKEN_CHARS)
     code = _unshowable(token)
     if code is not None:
         raise ConfigError.of(QT_TRANSLATE_NOOP("core",
                                                "{side}token {i} ({token}) contains the character U+{code}, which cannot be shown"),
-                             SIDE, side=side, i=index + 1, token=shown, code=code)
+                             SIDE, side=side, i=index + 1, token=_short(token, 20), code=code)
 
 
 def validate(config: AttentionConfig) -> AttentionConfig:
