@@ -209,3 +209,75 @@ def peak_rss_mb() -> float:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+BUFFER_MIN_BYTES = 4 << 10  # smaller ones live in pymalloc or beside their objects: counted by --objects
+
+
+def _buffer_root(array):
+    """The ndarray that owns `array`'s memory (its chain of .base), or the non-array owner."""
+    while getattr(array, "base", None) is not None:
+        array = array.base
+    return array
+
+
+def buffer_census() -> dict[int, tuple[str, int]]:
+    """The large live buffers Python can reach, by address: {data address: (description, bytes)}.
+    numpy arrays are not tracked by the cyclic collector, so they are found as what tracked objects
+    refer to; torch tensors by their storage. A view counts once, as the buffer it views."""
+    import gc
+    import numpy as np
+    torch = sys.modules.get("torch")
+    gc.collect()
+    found: dict[int, tuple[str, int]] = {}
+    seen: set[int] = set()
+
+    def note(obj) -> None:
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        kind = type(obj)  # type(), not isinstance: no __class__ lookups (torch's deprecated proxies warn)
+        if issubclass(kind, np.ndarray):
+            root = _buffer_root(obj)
+            if isinstance(root, np.ndarray) and root.nbytes >= BUFFER_MIN_BYTES:
+                found[root.__array_interface__["data"][0]] = (
+                    f"ndarray {root.dtype} {root.shape}", root.nbytes)
+        elif torch is not None and issubclass(kind, torch.Tensor) and obj.layout == torch.strided:
+            try:
+                storage = obj.untyped_storage()
+            except (RuntimeError, NotImplementedError):
+                return
+            if storage.nbytes() >= BUFFER_MIN_BYTES:
+                found[storage.data_ptr()] = (f"tensor {obj.dtype} {tuple(obj.shape)} {obj.device}",
+                                             storage.nbytes())
+
+    for obj in gc.get_objects():
+        note(obj)
+        for ref in gc.get_referents(obj):
+            if issubclass(type(ref), np.ndarray) or (torch is not None and issubclass(type(ref), torch.Tensor)):
+                note(ref)
+    return found
+
+
+def _under_1mb(census: dict) -> float:
+    return sum(size for _, size in census.values() if size < 1 << 20) / 2**20
+
+
+def print_buffer_growth(before: dict, after: dict, top: int) -> None:
+    """The large buffers alive in the same state that were not alive after warm-up (by address), by
+    description, and the total of those gone: what a leak or a cache that kept more holds."""
+    new = collections.Counter()
+    counts = collections.Counter()
+    for address, (what, size) in after.items():
+        if address not in before:
+            new[what] += size
+            counts[what] += 1
+    gone = sum(size for address, (what, size) in before.items() if address not in after)
+    print(f"buffers (>= {BUFFER_MIN_BYTES >> 10} KB) Python reaches: after warm-up "
+          f"{sum(s for _, s in before.values()) / 2**20:.1f} MB in {len(before)}, same state "
+          f"{sum(s for _, s in after.values()) / 2**20:.1f} MB in {len(after)}; new since warm-up "
+          f"{sum(new.values()) / 2**20:.1f} MB, gone {gone / 2**20:.1f} MB")
+    print(f"  of which under 1 MB: after warm-up {_under_1mb(before):.1f} MB, same state "
+          f"{_under_1mb(after):.1f} MB")
+    for what, size in new.most_common(top):
+        print(f"  +{size / 2**20:8.1f} MB  {counts[what]:3d} x {what}")

@@ -57,9 +57,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
 
 from explorer.app.heap import rss_mb  # noqa: E402  (Qt-free)
-from memory_probe import (IDLE_S, composition, idle_rss_mb, malloc_in_use_mb,  # noqa: E402
+from memory_probe import (IDLE_S, buffer_census, composition, idle_rss_mb, malloc_in_use_mb,  # noqa: E402
                           file_pages_mb, object_counts, peak_rss_mb, print_file_growth,
-                          print_new_weakrefs, print_object_growth, print_python_growth, rss_parts_mb,
+                          print_buffer_growth, print_new_weakrefs, print_object_growth, print_python_growth, rss_parts_mb,
                           trimmed_rss_mb, weakref_ids)
 
 SENTENCES = ["", "a", "나는 학교에 버스로 갔다", "the cat sat on the mat", "<pad> <pad> hello",
@@ -722,6 +722,9 @@ def main(argv=None) -> int:
     parser.add_argument("--objects", type=int, default=0, metavar="N",
                         help="count live objects by type (gc) after warm-up and in the same state "
                              "at the end, and print the N types whose count changed most")
+    parser.add_argument("--buffers", type=int, default=0, metavar="N",
+                        help="list the large numpy and torch buffers Python reaches after warm-up "
+                             "and in the same state at the end, and print the N kinds new since")
     parser.add_argument("--qt-per-action", action="store_true",
                         help="count the Qt objects under the window around every action (the "
                              "table's 'Qt objects/action'). Off by default: findChildren() makes a "
@@ -813,6 +816,8 @@ def main(argv=None) -> int:
             if args.tracemalloc:
                 tracemalloc.start(8)
                 marks["snapshot"] = tracemalloc.take_snapshot()
+            if args.buffers:
+                marks["buffers"] = buffer_census()
             if args.objects:
                 marks["objects"], marks["weakrefs"] = object_counts(), weakref_ids()
         if i == len(plan):
@@ -848,6 +853,8 @@ def main(argv=None) -> int:
     parts_same, files_same = rss_parts_mb(), file_pages_mb()
     if args.tracemalloc:
         print_python_growth(marks["snapshot"], tracemalloc.take_snapshot(), args.tracemalloc)
+    if args.buffers:
+        print_buffer_growth(marks["buffers"], buffer_census(), args.buffers)
     if args.objects:
         print_object_growth(marks["objects"], object_counts(), args.objects)
         print_new_weakrefs(marks["weakrefs"], 8)

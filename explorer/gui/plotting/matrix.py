@@ -28,6 +28,7 @@ def matrix_view(plot: pg.PlotItem, padding: float | None = 0.0) -> pg.PlotItem:
     around the matrix (None: pyqtgraph's default)."""
     plot.setMenuEnabled(False)
     plot.hideButtons()
+    keep_auto_button_off_views(plot)
     view = plot.getViewBox()
     view.setMouseEnabled(False, False)
     view.invertY(True)  # row 0 (query 0) at the top
@@ -36,6 +37,22 @@ def matrix_view(plot: pg.PlotItem, padding: float | None = 0.0) -> pg.PlotItem:
     for name in ("left", "bottom"):
         plot.getAxis(name).enableAutoSIPrefix(False)
     return plot
+
+
+def keep_auto_button_off_views(plot: pg.PlotItem) -> None:
+    """Stop `plot`'s hidden auto-range button from following its plot into and out of views.
+
+    pyqtgraph reconnects an item's view signals whenever its scene changes, so a layout that
+    removes and re-adds `plot` (the heads grid refocused or reflowed) reconnects the button
+    twice, and PySide6 6.11.3 keeps the weak reference of every connection it disconnects: 2
+    per remove and add, ~15,000 in the 10,000-action soak (tests/gui/test_leaks.py). The button
+    needs no view (its view callbacks are GraphicsItem's empty ones), so it never looks for
+    one. Plot items lay out and hide it as before."""
+    plot.autoBtn._updateView = _no_view
+
+
+def _no_view() -> None:
+    """A view-less item's _updateView (keep_auto_button_off_views)."""
 
 
 def matrix_image(plot: pg.PlotItem, colormap=None, image: pg.ImageItem | None = None) -> pg.ImageItem:

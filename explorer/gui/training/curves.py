@@ -18,7 +18,7 @@ from ...core.training import ROLES, SWITCH_THRESHOLD, switch_steps
 from ..plotting.axes import fraction_ticks, set_legend_size, style_axes
 from ..plotting.fonts import css_pt
 from ..plotting.i18n import QT_TRANSLATE_NOOP, translate
-from ..plotting.matrix import free_title_width
+from ..plotting.matrix import free_title_width, keep_auto_button_off_views
 
 # Okabe-Ito without the yellow (as the PE curves; views do not import each other)
 CURVE_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#999999")
@@ -51,6 +51,7 @@ def _plot(layout: pg.GraphicsLayoutWidget, row: int, col: int, title: str) -> pg
     # caption says so); on a 1024 × 768 projector their rows left the curves no height
     plot.setMenuEnabled(False)
     plot.hideButtons()
+    keep_auto_button_off_views(plot)  # _arrange removes and re-adds the plots
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setMouseEnabled(False, False)
     return plot
