@@ -162,11 +162,19 @@ def test_a_4bit_grid_is_kept_and_other_weights_get_8bit_blocks(monkeypatch):
     assert odd.kind == "float32" and torch.equal(odd(x), torch.nn.functional.linear(x, noise[:, :40]))
 
 
-def test_the_measured_choice_is_made_once_per_thread_count(monkeypatch):
+def test_the_measured_choice_is_made_once_per_process(monkeypatch):
+    """Training changes torch's thread count; the choice must not be measured (and flip) again."""
     calls = []
     monkeypatch.setattr(packing, "_MEASURED", {})
-    monkeypatch.setattr(packing, "_measure", lambda: calls.append(1) or False)
+    monkeypatch.setattr(packing, "_measure", lambda: calls.append(1) or len(calls) == 1)
     monkeypatch.setattr(packing, "kernel_available", lambda: True)
-    assert packing.packed_is_faster() is False and packing.packed_is_faster() is False
+    threads = torch.get_num_threads()
+    try:
+        first = packing.packed_is_faster()
+        torch.set_num_threads(threads + 1)
+        assert packing.packed_is_faster() is first is True
+    finally:
+        torch.set_num_threads(threads)
+    assert packing.packed_is_faster() is True
     assert len(calls) == 1
     assert math.isfinite(check_tolerance(torch.ones(3), 2, "bfloat16"))

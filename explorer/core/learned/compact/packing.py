@@ -31,6 +31,7 @@ bytes. Qt-free; torch is imported by the caller's module (generation imports thi
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import torch
@@ -80,18 +81,25 @@ def kernel_available() -> bool:
                                                   "_convert_weight_to_int4pack_for_cpu"))
 
 
-_MEASURED: dict[int, bool] = {}  # torch threads -> whether the packed kernel was the faster
+_MEASURED: dict[str, bool] = {}  # "packed": whether the packed kernel was the faster (once a process)
+_MEASURE_LOCK = threading.Lock()
 
 
 def packed_is_faster() -> bool:
-    """Whether the packed kernel beats float32 F.linear on this CPU at this thread count: measured
-    once (a 1536 × 576 matrix, one row, medians of 9 interleaved calls each, ~30 ms). Where bfloat16
-    has no fast path (AVX2 without AVX-512 BF16) or a second thread stalls on a busy machine, the
-    kernel is many times slower and float32 is kept."""
-    threads = torch.get_num_threads()
-    if threads not in _MEASURED:
-        _MEASURED[threads] = kernel_available() and _measure()
-    return _MEASURED[threads]
+    """Whether the packed kernel beats float32 F.linear on this CPU: measured once per process, at
+    the first generation's thread count (a 1536 × 576 matrix, one row, medians of 9 interleaved
+    calls each, ~30 ms). Where bfloat16 has no fast path (AVX2 without AVX-512 BF16) or a second
+    thread stalls on a busy machine, the kernel is many times slower and float32 is kept.
+
+    Once, not once per thread count: the choice decides a generation's numbers (bfloat16 or
+    float32 steps: greedy tokens can differ) and whether a packed copy (~100 MB for SmolLM2) is
+    kept beside the weights. Measured again whenever training changed torch's thread count, it
+    flipped mid-session on a busy machine: issue 21's soak found that copy made after the warm-up in
+    some runs and not in others (+100 MB)."""
+    with _MEASURE_LOCK:  # two runners generating at once must not measure (and decide) twice
+        if "packed" not in _MEASURED:
+            _MEASURED["packed"] = kernel_available() and _measure()
+        return _MEASURED["packed"]
 
 
 def _measure(rounds: int = 9) -> bool:
