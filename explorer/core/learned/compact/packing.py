@@ -93,9 +93,9 @@ def packed_is_faster() -> bool:
 
     Once, not once per thread count: the choice decides a generation's numbers (bfloat16 or
     float32 steps: greedy tokens can differ) and whether a packed copy (~100 MB for SmolLM2) is
-    kept beside the weights. Measured again whenever training changed torch's thread count, it
-    flipped mid-session on a busy machine: issue 21's soak found that copy made after the warm-up in
-    some runs and not in others (+100 MB)."""
+    kept beside the weights. Measured again whenever training changed torch's thread count, a busy
+    machine could flip it mid-session (the timing is noisy under load: docs/benchmarks.md, issue 21
+    session 15)."""
     with _MEASURE_LOCK:  # two runners generating at once must not measure (and decide) twice
         if "packed" not in _MEASURED:
             _MEASURED["packed"] = kernel_available() and _measure()
