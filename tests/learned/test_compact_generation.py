@@ -94,3 +94,15 @@ def test_the_window_texts_name_the_compact_step_and_its_tolerance(smollm2, monke
     monkeypatch.setenv(PRECISION_ENV, "float32")
     plain = generate_with(smollm2, "smollm2-135m", "One, two, three", 2).records[-1]
     assert plain.precision == "float32" and "Cached step = full causal pass" in flops_text(plain)
+
+
+def test_the_generate_tabs_sampled_run_takes_the_windows_precision(smollm2, monkeypatch):
+    """The Generate tab's job (app.insight.sampling) steps at the precision the window chose, as its
+    greedy path does: pinned to compact here, its records say bfloat16 (float32 before)."""
+    from explorer.app.insight.sampling import sampled_generation
+    from explorer.core.insight import SamplingSettings
+    from explorer.core.learned.generation import PRECISION_ENV
+    monkeypatch.setenv(PRECISION_ENV, "compact")
+    run = sampled_generation(SamplingSettings(temperature=1.0, seed=3), "smollm2-135m", "cpu", "the cat", 2)
+    assert {record.precision for record in run.records} == {"bfloat16"}
+    assert all(record.max_diff <= record.tolerance for record in run.records)

@@ -96,8 +96,13 @@ def sampled_generation(settings, name: str, device: str, text: str, k: int, shou
         k = max(0, min(k, model.spec.max_tokens - len(tokens.ids)))
     sampler = Sampler(settings)
     one_pass = not getattr(model, "virtual_tokens", 0)  # virtual tokens: each step its own pass
+    # the window's precision, as its greedy path (learned_generation.generate_with): before, this
+    # tab stepped float32 while the others chose compact, and a first compact run mid-session made
+    # the packed copy then (docs/benchmarks.md, issue 21 session 15). Virtual tokens: float32, as
+    # adapter_generation steps them.
+    precision = "auto" if one_pass else "float32"
     records, cache, new = run_generation(model, tokens, k, check=True, keep_steps=True, should_stop=should_stop,
-                                         one_pass=one_pass, choose=sampler)
+                                         one_pass=one_pass, choose=sampler, precision=precision)
     keys = np.stack([t.float().cpu().numpy() for t in cache.keys])      # (layers, kv, positions, d_head)
     values = np.stack([t.float().cpu().numpy() for t in cache.values])  # (layers, kv, positions, d_head)
     ids = sorted({i for step in sampler.steps for i, _ in step.top} | {step.token for step in sampler.steps})
