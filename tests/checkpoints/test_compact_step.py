@@ -165,7 +165,7 @@ def test_a_4bit_grid_is_kept_and_other_weights_get_8bit_blocks(monkeypatch):
 def test_the_measured_choice_is_made_once_per_process(monkeypatch):
     """Training changes torch's thread count; the choice must not be measured (and flip) again."""
     calls = []
-    monkeypatch.setattr(packing, "_MEASURED", {})
+    monkeypatch.setattr(packing, "_MEASURED", None)
     monkeypatch.setattr(packing, "_measure", lambda: calls.append(1) or len(calls) == 1)
     monkeypatch.setattr(packing, "kernel_available", lambda: True)
     threads = torch.get_num_threads()

@@ -22,16 +22,21 @@ from qt_settle import run_posted_events
 from window_support import settle
 
 
-def none_growth(action, repeats: int) -> float:
-    """None references gained per call of action(i), after two calls of warm-up."""
+def growth_per_call(count, action, repeats: int) -> float:
+    """What count() gains per call of action(i), after two calls of warm-up (collected first)."""
     for i in range(2):
         action(i)
     gc.collect()
-    before = sys.getrefcount(None)
+    before = count()
     for i in range(repeats):
         action(i)
     gc.collect()
-    return (sys.getrefcount(None) - before) / repeats
+    return (count() - before) / repeats
+
+
+def none_growth(action, repeats: int) -> float:
+    """None references gained per call of action(i)."""
+    return growth_per_call(lambda: sys.getrefcount(None), action, repeats)
 
 
 def paint_on_a_new_pixmap(_i):
@@ -127,20 +132,11 @@ def test_the_shared_atlases_stay_within_their_memory_bound(qapp):
 
 
 def weakref_growth(action, repeats: int) -> float:
-    """Live weak references gained per call of action(i), after two calls of warm-up. PySide
-    makes one for each connection to a bound method; a disconnect should drop it."""
+    """Live weak references gained per call of action(i). PySide makes one for each connection to
+    a bound method; a disconnect should drop it."""
     import weakref
-
-    def live() -> int:
-        gc.collect()
-        return sum(1 for o in gc.get_objects() if type(o) is weakref.ReferenceType)
-
-    for i in range(2):
-        action(i)
-    before = live()
-    for i in range(repeats):
-        action(i)
-    return (live() - before) / repeats
+    return growth_per_call(lambda: sum(1 for o in gc.get_objects() if type(o) is weakref.ReferenceType),
+                           action, repeats)
 
 
 def test_the_binding_keeps_a_weak_reference_per_disconnect(qapp):

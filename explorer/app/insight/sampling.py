@@ -22,7 +22,7 @@ import numpy as np
 
 from ...core.config import ConfigError
 from ..i18n import QT_TRANSLATE_NOOP
-from ..models.learned_generation import GenerationRun
+from ..models.learned_generation import WINDOW_PRECISION, GenerationRun
 from ..models.sources import source_for
 from ..observable import Event, Field, Observable
 from .inputs import model_of
@@ -96,11 +96,7 @@ def sampled_generation(settings, name: str, device: str, text: str, k: int, shou
         k = max(0, min(k, model.spec.max_tokens - len(tokens.ids)))
     sampler = Sampler(settings)
     one_pass = not getattr(model, "virtual_tokens", 0)  # virtual tokens: each step its own pass
-    # the window's precision, as its greedy path (learned_generation.generate_with): before, this
-    # tab stepped float32 while the others chose compact, and a first compact run mid-session made
-    # the packed copy then (docs/benchmarks.md, issue 21 session 15). Virtual tokens: float32, as
-    # adapter_generation steps them.
-    precision = "auto" if one_pass else "float32"
+    precision = WINDOW_PRECISION if one_pass else "float32"  # virtual tokens: as adapter_generation
     records, cache, new = run_generation(model, tokens, k, check=True, keep_steps=True, should_stop=should_stop,
                                          one_pass=one_pass, choose=sampler, precision=precision)
     keys = np.stack([t.float().cpu().numpy() for t in cache.keys])      # (layers, kv, positions, d_head)

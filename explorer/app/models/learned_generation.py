@@ -17,6 +17,8 @@ import numpy as np
 
 from ..i18n import translate
 
+WINDOW_PRECISION = "auto"  # every generation the window runs: compact where it measured faster
+# (core.learned.generation.stepper); one name, so that no path of it steps at another precision
 BYTES_FORMULA = "2 (K and V) × layers × KV heads × positions × d_head × 4 bytes"
 
 
@@ -63,7 +65,7 @@ def generate_with(model, name: str, text: str, k: int, should_stop=None, fit: bo
     if fit:
         k = _fitting(k, len(tokens.ids), model.spec.max_tokens)
     records, cache, new = run_generation(model, tokens, k, check=True, keep_steps=True,
-                                         should_stop=should_stop, one_pass=True, precision="auto")
+                                         should_stop=should_stop, one_pass=True, precision=WINDOW_PRECISION)
     keys = np.stack([t.float().cpu().numpy() for t in cache.keys])      # (layers, kv, pos, dh)
     values = np.stack([t.float().cpu().numpy() for t in cache.values])  # (layers, kv, pos, dh)
     return GenerationRun(name, len(tokens.ids), tuple(records), tuple(new.labels),

@@ -81,7 +81,7 @@ def kernel_available() -> bool:
                                                   "_convert_weight_to_int4pack_for_cpu"))
 
 
-_MEASURED: dict[str, bool] = {}  # "packed": whether the packed kernel was the faster (once a process)
+_MEASURED: bool | None = None  # whether the packed kernel was the faster (measured once a process)
 _MEASURE_LOCK = threading.Lock()
 
 
@@ -96,10 +96,11 @@ def packed_is_faster() -> bool:
     kept beside the weights. Measured again whenever training changed torch's thread count, a busy
     machine could flip it mid-session (the timing is noisy under load: docs/benchmarks.md, issue 21
     session 15)."""
+    global _MEASURED
     with _MEASURE_LOCK:  # two runners generating at once must not measure (and decide) twice
-        if "packed" not in _MEASURED:
-            _MEASURED["packed"] = kernel_available() and _measure()
-        return _MEASURED["packed"]
+        if _MEASURED is None:
+            _MEASURED = kernel_available() and _measure()
+        return _MEASURED
 
 
 def _measure(rounds: int = 9) -> bool:
