@@ -131,25 +131,39 @@ def no_worker_drawing() -> bool:
 def test_a_thread_waiting_for_the_draw_just_ended_does_not_stop_the_next_prefetch():
     """Regression (issue 26): the prefetch of seed + 1 ended, the compute thread waiting for it
     had not got the gate yet, and the next job (seed + 2) gave way to it before it began: every
-    other seed was drawn on the compute thread, in the way of its forward pass."""
+    other seed was drawn on the compute thread, in the way of its forward pass.
+
+    Two phases, because a lock does not hand itself to its waiters in order: with a taker and
+    a needer both queued, either may get the gate first (and the needer's draw replaces the
+    newest one). So the taker is first checked alone, then beside a needer."""
     assert no_worker_drawing()
     clear_draws()
     drawn, other = (124, 5, 16, "course"), (125, 5, 16, "course")
     first = draw_weights(*drawn)  # the newest draw (what a prefetch just finished)
-    draw_weights.cache_clear()    # so the next caller misses the cache and queues at the gate
     got = {}
-    with weights_module._gate:    # the prefetch thread still holds it
-        taker = threading.Thread(target=lambda: got.setdefault("taker", draw_weights(*drawn)))
-        taker.start()
-        assert wait_until(lambda: drawn in weights_module._waiting)
+
+    def queue(name, key):  # a thread that misses the cache and waits at the gate for `key`
+        thread = threading.Thread(target=lambda: got.setdefault(name, draw_weights(*key)))
+        thread.start()
+        assert wait_until(lambda: key in weights_module._waiting)
+        return thread
+
+    draw_weights.cache_clear()  # so the next caller misses the cache and queues at the gate
+    with weights_module._gate:  # the prefetch thread still holds it
+        taker = queue("taker", drawn)
         assert not draws_waiting()  # it will take the draw that has just ended
-        needer = threading.Thread(target=lambda: got.setdefault("needer", draw_weights(*other)))
-        needer.start()
-        assert wait_until(lambda: other in weights_module._waiting)
-        assert draws_waiting()  # this one needs a draw: the prefetch gives way
     taker.join(10)
-    needer.join(10)
     assert got["taker"] is first  # taken, not drawn again
+
+    draw_weights.cache_clear()
+    with weights_module._gate:
+        again = queue("again", drawn)
+        assert not draws_waiting()
+        needer = queue("needer", other)
+        assert draws_waiting()  # this one needs a draw: the prefetch gives way
+    again.join(10)
+    needer.join(10)
+    assert np.array_equal(got["again"].x, first.x)  # taken or drawn again, whichever went first
     assert np.array_equal(got["needer"].x, np.random.RandomState(125).randn(5, 16))
     assert not draws_waiting()
 
