@@ -7,8 +7,8 @@ per 32 weights of a row: w = (q − 8)·s + z, q in 0..15) is the fast one measu
 project's AVX-512 machine: on the 49,152 × 576 output layer at one row it took 1–2 ms where torch's
 8-bit kernel (`_weight_int8pack_mm`, one scale per row) took 6.5–12 ms and float32 F.linear 13–18 ms;
 bfloat16 weights through F.linear gained nothing over float32 (benchmarks/generation.py measures
-every kind in whole steps). Without AVX-512 BF16 the kernel is slower than float32: the choice
-is measured (packed_is_faster).
+every kind in whole steps). The kernel is chosen where torch dispatches to AVX-512 or AVX2 (whole
+steps measured 5× and 3× faster than float32 there) and measured elsewhere (packed_is_faster).
 
 Two kinds of packed matrix, chosen per matrix from its values:
 
@@ -81,41 +81,61 @@ def kernel_available() -> bool:
                                                   "_convert_weight_to_int4pack_for_cpu"))
 
 
-_MEASURED: bool | None = None  # whether the packed kernel was the faster (measured once a process)
+_MEASURED: bool | None = None  # whether the packed kernel was the faster (decided once a process)
 _MEASURE_LOCK = threading.Lock()
+# torch's dispatch levels (torch.backends.cpu.get_cpu_capability) where SmolLM2's whole steps were
+# measured faster packed: 5× at AVX512, 3× at AVX2 (ATEN_CPU_CAPABILITY=avx2), 1 and 2 threads
+# (benchmarks/generation.py, docs/benchmarks.md: issue 26, session 16).
+FAST_CAPABILITIES = ("AVX512", "AVX2")
+MEASURED_BYTES = 64 << 20  # the measurement's float32 working set: more than a last-level cache
 
 
 def packed_is_faster() -> bool:
-    """Whether the packed kernel beats float32 F.linear on this CPU: measured once per process, at
-    the first generation's thread count (a 1536 × 576 matrix, one row, medians of 9 interleaved
-    calls each, ~30 ms). Where bfloat16 has no fast path (AVX2 without AVX-512 BF16) or a second
-    thread stalls on a busy machine, the kernel is many times slower and float32 is kept.
+    """Whether the packed kernel beats float32 F.linear on this CPU: decided once per process.
 
-    Once, not once per thread count: the choice decides a generation's numbers (bfloat16 or
-    float32 steps: greedy tokens can differ) and whether a packed copy (~100 MB for SmolLM2) is
-    kept beside the weights. Measured again whenever training changed torch's thread count, a busy
-    machine could flip it mid-session (the timing is noisy under load: docs/benchmarks.md, issue 21
-    session 15)."""
+    Where torch dispatches to AVX-512 or AVX2 it is known (FAST_CAPABILITIES) and nothing is
+    timed: a timing is noise on a busy machine, and the choice decides a generation's numbers
+    (bfloat16 or float32 steps: greedy tokens can differ) and whether a packed copy (~100 MB for
+    SmolLM2) is kept beside the weights. Elsewhere (no vector unit torch uses, another
+    architecture) it is measured (`_measure`).
+
+    Once, not once per thread count: training changes torch's thread count, and a choice made
+    again could flip mid-session (docs/benchmarks.md, issue 21 session 15)."""
     global _MEASURED
     with _MEASURE_LOCK:  # two runners generating at once must not measure (and decide) twice
         if _MEASURED is None:
-            _MEASURED = kernel_available() and _measure()
+            _MEASURED = kernel_available() and (
+                torch.backends.cpu.get_cpu_capability() in FAST_CAPABILITIES or _measure())
         return _MEASURED
 
 
-def _measure(rounds: int = 9) -> bool:
+def measured_matrices() -> list[torch.Tensor]:
+    """The measurement's weights: SmolLM2-wide (2048, 576) matrices, MEASURED_BYTES in all.
+
+    A step reads every weight from memory once; a matrix that fits in the cache measures the
+    cache instead (one 1536 × 576 matrix, 3.5 MB, timed float32 faster at AVX2 in 10 of 10 runs
+    while whole steps were 3× faster packed)."""
+    generator = torch.Generator().manual_seed(0)
+    count = -(-MEASURED_BYTES // (2048 * 576 * 4))  # 15 matrices of 4.7 MB
+    return [torch.randn(2048, 576, generator=generator) for _ in range(count)]
+
+
+def _measure(rounds: int = 5) -> bool:
+    """One pass over every matrix, float32 then packed, interleaved; medians of `rounds` (~0.2 s)."""
     import statistics
     import time
-    weight = torch.randn(1536, 576, generator=torch.Generator().manual_seed(0))
+    weights = measured_matrices()
+    packed = [pack(w) for w in weights]
     x = torch.randn(1, 576, generator=torch.Generator().manual_seed(1))
-    packed = pack(weight)
     times = {"float32": [], "packed": []}
+    passes = (("float32", lambda: [F.linear(x, w) for w in weights]),
+              ("packed", lambda: [p(x) for p in packed]))
     with torch.inference_mode():
-        for r in range(rounds + 2):
-            for name, call in (("float32", lambda: F.linear(x, weight)), ("packed", lambda: packed(x))):
+        for r in range(rounds + 1):
+            for name, call in passes:
                 start = time.perf_counter()
                 call()
-                if r >= 2:  # two warm-up rounds
+                if r:  # one warm-up round
                     times[name].append(time.perf_counter() - start)
     return statistics.median(times["packed"]) < statistics.median(times["float32"])
 
