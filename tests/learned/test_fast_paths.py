@@ -6,7 +6,7 @@
 - bert.self_attention: the scaling and the padding mask on the product;
 - the weight store: each layer's softmax written into one (layers, heads, n, n) tensor, equal to
   the stacked layers that autograd's path (LoRA fine-tuning) still builds;
-- llama.wide_linear: the unembedding through oneDNN's kernel;
+- linear.linear: every full pass's projections through oneDNN's kernel (from 4 rows);
 - analysis.sentence_loss: the cross-entropy in blocks of rows;
 - analysis.decoder_outputs: a decoder's top 5 and loss from its final residual, unembedded in blocks;
 - roles.score_heads: the broad score one layer at a time (core.stats.row_entropy).
@@ -25,6 +25,7 @@ import pytest
 import torch
 
 from explorer.core.learned import bert, llama
+from explorer.core.backends import linear as linear_module
 from explorer.core.learned.analysis import LOSS_ROWS, UNEMBED_ROWS, decoder_outputs, run, sentence_loss
 from explorer.core.learned.roles import score_heads
 
@@ -100,10 +101,12 @@ def test_bert_attention_with_a_padding_mask_equals_float64():
 
 
 @pytest.mark.parametrize("name", ["minilm", "smollm2"])
-def test_the_weight_store_equals_the_stacked_layers(name, request):
+def test_the_weight_store_equals_the_stacked_layers(name, request, monkeypatch):
     """Without autograd every layer's softmax writes into one tensor; with autograd (LoRA
-    fine-tuning) the layers are stacked: the same numbers, bit for bit (the logits: another kernel
-    without autograd, wide_linear's, so up to the unembedding's round-off)."""
+    fine-tuning) the layers are stacked: the same numbers, bit for bit. The projections' kernel
+    differs between the two (oneDNN without autograd: test_linear_equals_float64), so it is
+    F.linear in both here."""
+    monkeypatch.setattr(linear_module, "_onednn", False)
     model = request.getfixturevalue(name)
     ids = list(range(1000, 1000 + 2 * LOSS_ROWS + 3))
     if not model.is_decoder:
@@ -122,16 +125,26 @@ def test_the_weight_store_equals_the_stacked_layers(name, request):
 
 
 @pytest.mark.parametrize("rows", [1, 5, 70])
-def test_the_wide_unembedding_equals_float64(rows):
+@pytest.mark.parametrize("bias", [False, True])
+def test_linear_equals_float64(rows, bias):
+    """The full passes' projections and the unembedding (5000 × 96 here): oneDNN from MIN_ROWS rows
+    without autograd, F.linear otherwise; both the float64 product within float32's round-off."""
     g = torch.Generator().manual_seed(rows)
     x, weight = torch.randn(rows, 96, generator=g), torch.randn(5000, 96, generator=g)
+    b = torch.randn(5000, generator=g) if bias else None
+    expected = x.double() @ weight.double().T + (0 if b is None else b.double())  # (rows, 5000)
+    scale = float(x.abs().max() * weight.abs().max()) + (0 if b is None else float(b.abs().max()))
     with torch.inference_mode():
-        ours = llama.wide_linear(x, weight)
-    expected = x.double() @ weight.double().T  # (rows, 5000)
-    assert_close(ours, expected, dtype="float32", reduction=96, scale=float(x.abs().max() * weight.abs().max()))
+        assert linear_module.uses_onednn(x, weight) is (rows >= linear_module.MIN_ROWS and linear_module._onednn)
+        assert_close(linear_module.linear(x, weight, b), expected, dtype="float32", reduction=97, scale=scale)
     with torch.enable_grad():  # autograd: F.linear
-        assert_close(llama.wide_linear(x, weight), expected, dtype="float32", reduction=96,
-                     scale=float(x.abs().max() * weight.abs().max()))
+        assert not linear_module.uses_onednn(x, weight)
+        assert_close(linear_module.linear(x, weight, b), expected, dtype="float32", reduction=97, scale=scale)
+
+
+def test_onednn_is_there_on_this_projects_cpu_wheel():
+    """The speed rests on it: a torch without oneDNN would quietly fall back to F.linear."""
+    assert linear_module._onednn or not torch.backends.mkldnn.is_available()
 
 
 def test_the_loss_in_blocks_of_rows_equals_float64_cross_entropy():

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from . import resolve_torch_device
+from .linear import linear
 from ..weights import Weights
 
 _DTYPES = {"float64": torch.float64, "float32": torch.float32}
@@ -54,7 +55,7 @@ def attend(q, k, v, w_o, n_heads: int, allowed: torch.Tensor, scaled: bool) -> d
     return {
         "qh": qh, "kh": kh, "vh": vh, "raw_scores": raw, "scores": scores,
         "weights": weights, "head_outputs": head_out, "concat": concat,
-        "output": concat @ w_o,  # (nq, d)
+        "output": linear(concat, w_o.T),  # (nq, d): concat @ w_o, oneDNN's kernel on the CPU
     }
 
 
@@ -65,7 +66,7 @@ def self_attention(weights: Weights, pe, n_heads: int, allowed: np.ndarray, scal
     if pe is not None:
         x = x + torch.tensor(pe, dtype=x.dtype, device=x.device)  # (n, d) copy: pe is read-only
     mask = torch.as_tensor(allowed, device=x.device)
-    q, k, v = x @ w_q, x @ w_k, x @ w_v  # (n, d) each
+    q, k, v = (linear(x, w.T) for w in (w_q, w_k, w_v))  # (n, d) each: x @ w
     out = attend(q, k, v, w_o, n_heads, mask, scaled)
     out.update(q=q, k=k, v=v)
     if x.is_cuda:

@@ -33,6 +33,7 @@ import torch
 import torch.nn.functional as F
 
 from ..learned.bert import final_or_logits, with_captures
+from ..backends.linear import linear
 from ..learned.llama import KVCache
 from ..messages import QT_TRANSLATE_NOOP
 from .native import CheckpointError
@@ -148,9 +149,9 @@ class Decoder:
         new keys join it first."""
         p, n, dh = self.blocks[i], x.shape[0], self.d_head
         h = self._norm(x, p["attn_norm"], p.get("attn_norm_b"))
-        q = F.linear(h, p["q"], p.get("q_b")).view(n, self.heads, dh)
-        k = F.linear(h, p["k"], p.get("k_b")).view(n, self.kv_heads, dh)
-        v = F.linear(h, p["v"], p.get("v_b")).view(n, self.kv_heads, dh).transpose(0, 1)
+        q = linear(h, p["q"], p.get("q_b")).view(n, self.heads, dh)
+        k = linear(h, p["k"], p.get("k_b")).view(n, self.kv_heads, dh)
+        v = linear(h, p["v"], p.get("v_b")).view(n, self.kv_heads, dh).transpose(0, 1)
         if "q_norm" in p:  # Qwen3: RMSNorm over each head's d_head, before RoPE
             q, k = self._norm(q, p["q_norm"]), self._norm(k, p["k_norm"])
         q, k = q.transpose(0, 1), k.transpose(0, 1)  # (heads | kv_heads, n, dh)
@@ -163,10 +164,10 @@ class Decoder:
         x = x + x_attn
         h = self._norm(x, p["ffn_norm"], p.get("ffn_norm_b"))
         if "gate" in p:
-            mlp = self.act(F.linear(h, p["gate"], p.get("gate_b"))) * F.linear(h, p["up"], p.get("up_b"))
+            mlp = self.act(linear(h, p["gate"], p.get("gate_b"))) * linear(h, p["up"], p.get("up_b"))
         else:
-            mlp = self.act(F.linear(h, p["up"], p.get("up_b")))
-        mlp = F.linear(mlp, p["down"], p.get("down_b"))
+            mlp = self.act(linear(h, p["up"], p.get("up_b")))
+        mlp = linear(mlp, p["down"], p.get("down_b"))
         if "post_ffn_norm" in p:
             mlp = self._norm(mlp, p["post_ffn_norm"])
         return x + mlp, weights, q, out, v
@@ -190,10 +191,10 @@ class Decoder:
             weights = torch.nan_to_num(weights, nan=0.0)
         mixed = weights if keep is None else weights * keep[:, None, None]
         context = (mixed @ v).transpose(0, 1).reshape(q.shape[1], -1)  # (nq, heads · dh)
-        return F.linear(context, p["o"], p.get("o_b")), weights
+        return linear(context, p["o"], p.get("o_b")), weights
 
     def _logits(self, x: torch.Tensor) -> torch.Tensor:
-        logits = F.linear(self._norm(x, self.out_norm, self.out_norm_b), self.output)
+        logits = linear(self._norm(x, self.out_norm, self.out_norm_b), self.output)
         if self.final_softcap is not None:
             logits = torch.tanh(logits / self.final_softcap) * self.final_softcap
         return logits

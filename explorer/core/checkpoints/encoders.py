@@ -31,6 +31,7 @@ import torch
 import torch.nn.functional as F
 
 from ..learned.bert import LAYER_KEYS, self_attention, with_captures
+from ..backends.linear import linear
 from ..messages import QT_TRANSLATE_NOOP
 from .native import CheckpointError
 
@@ -145,7 +146,7 @@ class EncoderModel:
             x = x + self.type0
         x = F.layer_norm(x, (x.shape[-1],), *self.emb_ln, self.eps)
         if self.project is not None:
-            x = F.linear(x, *self.project)  # (n, d_model)
+            x = linear(x, *self.project)  # (n, d_model)
         return x
 
     captures = ("values", "hidden_states")  # what forward(capture=...) can add (native.py)
@@ -168,8 +169,8 @@ class EncoderModel:
         for i, p in enumerate(self.blocks):
             attn_out, weights, v = self_attention(x, p, self.heads, None if mask is None else mask[i], keys)
             x = F.layer_norm(x + attn_out, (d,), p["ln1_w"], p["ln1_b"], self.eps)
-            inner = self.act(F.linear(x, p["fi_w"], p["fi_b"]))  # (n, ffn)
-            x = F.layer_norm(x + F.linear(inner, p["fo_w"], p["fo_b"]), (d,), p["ln2_w"], p["ln2_b"], self.eps)
+            inner = self.act(linear(x, p["fi_w"], p["fi_b"]))  # (n, ffn)
+            x = F.layer_norm(x + linear(inner, p["fo_w"], p["fo_b"]), (d,), p["ln2_w"], p["ln2_b"], self.eps)
             attentions.append(weights)
             values.append(v)
             states.append(x)

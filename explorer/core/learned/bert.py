@@ -14,6 +14,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ..backends.linear import linear
+
 LAYER_KEYS = ("q_w", "q_b", "k_w", "k_b", "v_w", "v_b", "o_w", "o_b", "ln1_w", "ln1_b",
               "fi_w", "fi_b", "fo_w", "fo_b", "ln2_w", "ln2_b")
 
@@ -80,7 +82,7 @@ def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | No
     exactly 0 (softmax over -inf); `out` (h, n, n): where the weights go (weight_store's layer).
     The scaling and the mask ride on the product (baddbmm), not on a pass over the scores."""
     n, d = x.shape
-    q, k, v = (F.linear(x, p[f"{c}_w"], p[f"{c}_b"]).view(n, heads, d // heads).transpose(0, 1)
+    q, k, v = (linear(x, p[f"{c}_w"], p[f"{c}_b"]).view(n, heads, d // heads).transpose(0, 1)
                for c in "qkv")  # (h, n, d_head) each
     bias = torch.zeros(1, n, dtype=x.dtype, device=x.device)  # (1, n), every query row alike
     if key_mask is not None:
@@ -89,7 +91,7 @@ def self_attention(x: torch.Tensor, p: dict, heads: int, keep: torch.Tensor | No
     weights = torch.softmax(scores, dim=-1, out=out)  # (h, n, n)
     mixed = weights if keep is None else weights * keep[:, None, None]  # (h, n, n)
     context = (mixed @ v).transpose(0, 1).reshape(n, d)  # (n, d)
-    return F.linear(context, p["o_w"], p["o_b"]), weights, v
+    return linear(context, p["o_w"], p["o_b"]), weights, v
 
 
 def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = None,
@@ -107,7 +109,7 @@ def forward(w: BertWeights, ids: list[int], head_mask: torch.Tensor | None = Non
         keep = None if head_mask is None else head_mask[i]
         attn_out, weights, v = self_attention(x, p, w.heads, keep, key_mask, None if store is None else store[i])
         x = F.layer_norm(x + attn_out, (d,), p["ln1_w"], p["ln1_b"], w.eps)  # (n, d)
-        ffn = F.linear(F.gelu(F.linear(x, p["fi_w"], p["fi_b"])), p["fo_w"], p["fo_b"])  # (n, d)
+        ffn = linear(F.gelu(linear(x, p["fi_w"], p["fi_b"])), p["fo_w"], p["fo_b"])  # (n, d)
         x = F.layer_norm(x + ffn, (d,), p["ln2_w"], p["ln2_b"], w.eps)
         attentions.append(weights)
         values.append(v)

@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from .bert import final_or_logits, stacked, weight_store, with_captures
+from ..backends.linear import linear
 
 LAYER_KEYS = ("attn_norm", "q", "k", "v", "o", "ffn_norm", "gate", "up", "down")
 
@@ -64,28 +65,13 @@ class LlamaWeights:
 
     def unembed(self, x: torch.Tensor) -> torch.Tensor:
         """Residual stream (n, d) -> logits (n, vocab): the final norm and the unembedding (the logit lens)."""
-        return wide_linear(rms_norm(x, self.out_norm, self.eps), self.output)
+        return linear(rms_norm(x, self.out_norm, self.eps), self.output)  # (n, vocab)
 
     def new_cache(self) -> "KVCache":
         return KVCache()
 
     def step(self, cache: "KVCache", token: int, head_mask: torch.Tensor | None = None) -> dict:
         return step(self, cache, token, head_mask)
-
-
-def wide_linear(x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
-    """x (n, d) @ weight.T for a wide matrix (the unembedding's (vocab, d)): oneDNN's kernel where
-    torch has it (CPU, float32, no autograd), F.linear (MKL) elsewhere. On SmolLM2's 49152 × 576
-    one thread took 20 / 42 / 172 ms at 16 / 64 / 256 rows with oneDNN against 30 / 63 / 207 with
-    MKL (the layers' narrower products gained nothing measurable, so they stay F.linear). The same
-    product up to float32 round-off (another order of the d-term sums)."""
-    if (x.device.type == "cpu" and x.dtype == weight.dtype == torch.float32 and not torch.is_grad_enabled()
-            and torch.backends.mkldnn.is_available()):
-        try:
-            return torch.ops.mkldnn._linear_pointwise(x, weight, None, "none", [], "")  # (n, vocab)
-        except (AttributeError, RuntimeError, NotImplementedError):  # a torch without the op
-            pass
-    return F.linear(x, weight)
 
 
 def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
@@ -116,9 +102,9 @@ def project_qkv(w: LlamaWeights, p: dict, h: torch.Tensor, positions: torch.Tens
     """(n, d) normed input -> q (heads, n, d_head), k and v (kv_heads, n, d_head), RoPE applied
     (rotation: rope_rotation of `positions`, made here when not given)."""
     n, dh = h.shape[0], w.d_head
-    q = F.linear(h, p["q"]).view(n, w.heads, dh).transpose(0, 1)  # (heads, n, dh)
-    k = F.linear(h, p["k"]).view(n, w.kv_heads, dh).transpose(0, 1)  # (kv_heads, n, dh)
-    v = F.linear(h, p["v"]).view(n, w.kv_heads, dh).transpose(0, 1)  # (kv_heads, n, dh)
+    q = linear(h, p["q"]).view(n, w.heads, dh).transpose(0, 1)  # (heads, n, dh)
+    k = linear(h, p["k"]).view(n, w.kv_heads, dh).transpose(0, 1)  # (kv_heads, n, dh)
+    v = linear(h, p["v"]).view(n, w.kv_heads, dh).transpose(0, 1)  # (kv_heads, n, dh)
     if rotation is None:
         rotation = rope_rotation(positions, dh, w.rope_theta, h.dtype)
     return rope(q, positions, w.rope_theta, rotation), rope(k, positions, w.rope_theta, rotation), v
@@ -154,11 +140,11 @@ def attend(w: LlamaWeights, p: dict, q, k, v, causal: bool, keep, key_mask=None,
     weights = torch.softmax(scores.view(heads, nq, nk), dim=-1, out=out)  # (heads, nq, nk)
     mixed = weights if keep is None else weights * keep[:, None, None]
     context = (mixed.view(kv, group * nq, nk) @ v).view(heads, nq, dh)  # (heads, nq, dh)
-    return F.linear(context.transpose(0, 1).reshape(nq, -1), p["o"]), weights  # (nq, d)
+    return linear(context.transpose(0, 1).reshape(nq, -1), p["o"]), weights  # (nq, d)
 
 
 def mlp(p: dict, x: torch.Tensor) -> torch.Tensor:
-    return F.linear(F.silu(F.linear(x, p["gate"])) * F.linear(x, p["up"]), p["down"])  # (n, d)
+    return linear(F.silu(linear(x, p["gate"])) * linear(x, p["up"]), p["down"])  # (n, d)
 
 
 def forward(w: LlamaWeights, ids: list[int], head_mask: torch.Tensor | None = None,
