@@ -142,6 +142,17 @@ def test_linear_equals_float64(rows, bias):
         assert_close(linear_module.linear(x, weight, b), expected, dtype="float32", reduction=97, scale=scale)
 
 
+def test_linear_reads_a_weight_changed_in_place():
+    """An adapter merged into a weight in place (or a head pruned) must not meet a product that
+    oneDNN kept from before."""
+    g = torch.Generator().manual_seed(3)
+    x, weight = torch.randn(64, 96, generator=g), torch.randn(40, 96, generator=g)
+    with torch.inference_mode():
+        before = linear_module.linear(x, weight)
+        weight.mul_(2)
+        assert torch.equal(linear_module.linear(x, weight), 2 * before)  # a power of 2: exact
+
+
 def test_onednn_is_there_on_this_projects_cpu_wheel():
     """The speed rests on it: a torch without oneDNN would quietly fall back to F.linear."""
     assert linear_module._onednn or not torch.backends.mkldnn.is_available()
