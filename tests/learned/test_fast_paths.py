@@ -239,3 +239,29 @@ def test_role_scores_equal_float64_loops(causal):
         assert r.scores.keys() == expected.keys()
         for key, value in expected.items():  # a mean over n rows of sums over n keys (entropy: of log n)
             assert_close(r.scores[key], value, dtype="float32", reduction=2 * n, scale=math.log(n), err_msg=key)
+
+
+def test_onednn_keeps_a_bounded_number_of_shapes():
+    """Every text length is new product shapes; oneDNN's caches held 1024 of them by default
+    (~0.5 MB each): 150 lengths grew the heap by ~80 MB. In a fresh process (the caches' sizes are
+    read at the first product), with neither variable set by the caller."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import torch\n"
+        "from explorer.app.heap import malloc_info\n"
+        "from explorer.core.backends.linear import linear, CACHED_SHAPES\n"
+        "w = torch.randn(384, 384)\n"
+        "def in_use(): info = malloc_info(); return (info.uordblks + info.hblkhd) / 2**20\n"
+        "with torch.inference_mode():\n"
+        "    for n in range(16, 16 + CACHED_SHAPES): linear(torch.randn(n, 384), w)\n"
+        "    full = in_use()\n"
+        "    for n in range(100, 250): linear(torch.randn(n, 384), w)\n"
+        "print(in_use() - full)\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "LRU_CACHE_CAPACITY")}
+    from explorer.app.heap import malloc_info
+    if malloc_info() is None or not linear_module._onednn:
+        pytest.skip("needs glibc's mallinfo2 and oneDNN")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert float(out.stdout) < 10  # MB: the caches were full before; 150 more shapes replaced entries

@@ -15,10 +15,22 @@ to float32 round-off (another order of the in-feature sums). Imported only with 
 
 from __future__ import annotations
 
+import os
+
 import torch
 import torch.nn.functional as F
 
 MIN_ROWS = 4  # fewer rows: F.linear (oneDNN measured slower at 1 and 2 rows)
+
+# oneDNN keeps what it made for every product shape it has run, in two caches (its primitive cache
+# and ideep's, 1024 shapes each by default) at ~0.4-0.6 MB a shape whatever the matrix: every text
+# length typed is new shapes, so a session grew without bound in practice (the soak: +107 MB in use,
+# 200 lengths of one matrix +111 MB). Bounded before the first product (the variables are read
+# then; a user's own setting is kept): 32 shapes, ~5 lengths of a decoder's 6 shapes, ~13 MB. A shape
+# made again costs ~1.6 ms (a new length's first pass), the same as without the caches.
+CACHED_SHAPES = 32
+for _name in ("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "LRU_CACHE_CAPACITY"):
+    os.environ.setdefault(_name, str(CACHED_SHAPES))
 _onednn = torch.backends.mkldnn.is_available() and hasattr(torch.ops.mkldnn, "_linear_pointwise")
 
 
