@@ -17,7 +17,7 @@ import numpy as np
 
 from ..i18n import translate
 
-WINDOW_PRECISION = "auto"  # every generation the window runs: compact where it measured faster
+WINDOW_PRECISION = "auto"  # every generation the window runs: compact where it is the faster
 # (core.learned.generation.stepper); one name, so that no path of it steps at another precision
 BYTES_FORMULA = "2 (K and V) × layers × KV heads × positions × d_head × 4 bytes"
 
@@ -58,7 +58,7 @@ def generate_with(model, name: str, text: str, k: int, should_stop=None, fit: bo
     """A loaded decoder (core.learned LoadedModel: bundled or own checkpoint, the source called
     `name`) stepped through the text and `k` tokens of its own with its real KV cache, each step
     checked against one full causal pass. precision "auto": the compact step (packed weights,
-    bfloat16 matmuls) where it measured faster here; the records say which ran."""
+    bfloat16 matmuls) where it is the faster on this CPU; the records say which ran."""
     from ...core.learned.analysis import tokenize
     from ...core.learned.generation import run_generation
     tokens = tokenize(model, text)

@@ -109,7 +109,7 @@ def run_generation(model, tokens: Tokens, generate: int = 0, check: bool = True,
     last step (row t of a causal pass sees only tokens 0..t, so it is the prefix's own pass), instead
     of one pass per prefix: n passes of up to n tokens become one (the window's KV tab at 64+ tokens).
     precision: "float32" (the reference), "compact" (packed weights, where the model supports it:
-    compact.stepping.supports) or "auto" (compact where it measured faster here:
+    compact.stepping.supports) or "auto" (compact where it is faster on this CPU:
     compact.packing.packed_is_faster; ATTENTION_EXPLORER_GENERATION pins it).
     """
     from ..cancel import check as check_stop
