@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -125,19 +124,20 @@ def weight_store(layers: int, heads: int, n: int, like: torch.Tensor) -> torch.T
     return output_buffer((layers, heads, n, n), like)
 
 
-_NUMPY_DTYPES = {torch.float32: np.float32, torch.float64: np.float64}
-
-
 def output_buffer(shape: tuple, like: torch.Tensor) -> torch.Tensor | None:
     """An empty tensor of `shape` (like's dtype and device) for a result written with out=, or
     None while autograd records (LoRA fine-tuning runs the decoder's forward with gradients, and
-    out= cannot be differentiated). On the CPU numpy allocates it: numpy asks the kernel for huge
-    pages (madvise) for a large array and torch's allocator does not; writing a fresh 70 MB the
-    first time took 38 ms in 4 KB pages against 8 ms (the fault per page is the cost)."""
+    out= cannot be differentiated).
+
+    torch's allocator, in 4 KB pages, not numpy's: numpy asks the kernel for huge pages (madvise)
+    for an array of 4 MB and up, and where the kernel has none ready it compacts memory first,
+    inside the page fault. Writing SmolLM2's fresh 70 MB store at 256 tokens took 7.5 ms in huge
+    pages once they came readily, but 200-320 ms in each of the first 1-5 passes of a process
+    (THP defrag "madvise", this project's machine and common desktop defaults), against a steady
+    16.5-18.9 ms in 4 KB pages (session 16; docs/benchmarks.md). The first pictures of a session
+    are what a class sees."""
     if torch.is_grad_enabled():
         return None
-    if like.device.type == "cpu" and like.dtype in _NUMPY_DTYPES:
-        return torch.from_numpy(np.empty(shape, dtype=_NUMPY_DTYPES[like.dtype]))
     return torch.empty(shape, dtype=like.dtype, device=like.device)
 
 
