@@ -185,3 +185,31 @@ def test_the_dialog_refuses_a_figure_gone_without_an_event(window, tmp_path):
     assert FigureSpec("head", 9) not in [s for _, s in dialog._specs]
     assert list(tmp_path.iterdir()) == []
     dialog.close()
+
+
+def test_copy_on_the_kv_tab_between_a_shorter_picture_and_its_trace(window, qtbot):
+    """The sentence shrank: its picture has come, the KV trace of the longer one is still shown
+    (a trace is computed after its picture). Copy figure there raised IndexError (the soak,
+    session 16: the title read the new picture's tokens at the old trace's step); it copies the
+    trace shown, named by that trace, and once the new trace is shown, that one."""
+    state = window.state
+    window.tabs.setCurrentWidget(window.kv_panel)
+    state.update(tokens=tuple(f"w{i}" for i in range(12)))
+    qtbot.waitUntil(lambda: window.kv_panel.trace is not None and window.kv_panel.trace.config.n_tokens == 12,
+                    timeout=20_000)
+    old = window.kv_panel.trace
+    window.kv_panel.set_step(11)
+    state.view.kv_step = 11
+    state.update(tokens=("a", "b", "c", "d"))
+    qtbot.waitUntil(lambda: state.result.config.n_tokens == 4 and state.is_idle(), timeout=20_000)
+    window.kv_panel.set_trace(old)  # as between the picture and its trace: the old one shown,
+    state.view.kv_step = 11      # at its last step
+    assert current_spec(window) == FigureSpec("kv", 11)
+    image = copy_figure(window)
+    assert image is not None and image.width() == 2 * window.kv_panel.width()
+    _, svg = export_from_window(window, FigureSpec("kv", 11), ExportOptions(fmt="svg", title=True))
+    assert b"KV cache, step 11 (w11)" in svg
+    window.kv_panel.set_trace(state.kv_trace)
+    state.view.kv_step = 3
+    _, svg = export_from_window(window, FigureSpec("kv", 3), ExportOptions(fmt="svg", title=True))
+    assert b"KV cache, step 3 (d)" in svg

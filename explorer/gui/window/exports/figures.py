@@ -317,11 +317,14 @@ def build_figure(spec: FigureSpec, result: AttentionResult, trace: KVTrace | Non
                  look: ViewOptions | None = None, cache: FigureCache | None = None) -> FigureFrame:
     """The view in a frame, laid out offscreen at `size` (default: `default_view_size` + frame)."""
     frame = framed_view(spec, result, trace, look, background, cache)
-    line = settings_title(result.config, spec)
+    # a KV figure draws its trace: named by the trace's config (the window may show the trace of
+    # the previous picture while the new one's is computed; its step can be past the new tokens)
+    shown = trace.config if spec.kind == "kv" and trace is not None else result.config
+    line = settings_title(shown, spec)
     frame.set_title(line if title else "")
     frame.description = line  # written into the PNG / SVG metadata, title shown or not
     if size is None:
-        size = frame.size_for_view(default_view_size(spec, result.config))
+        size = frame.size_for_view(default_view_size(spec, shown))
     settle(frame, size)
     frame.restyle()  # the PE panel, e.g., draws (and colours its titles) only once shown
     return settle(frame)
