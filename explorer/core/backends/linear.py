@@ -5,8 +5,8 @@ Why (issue 26): torch's CPU F.linear goes to MKL, which on this project's AMD EP
 long as oneDNN's kernel for every layer shape of MiniLM and SmolLM2 at 16 to 256 rows, 1 and 2
 threads, and for the torch backend's 512 × 512 projections (e.g. 256 × 384 → 1536: 1.30 ms against
 0.59 ms; benchmarks/linear_kernels.py). On an earlier AVX-512 Xeon the layers' products were as
-fast either way. Below MIN_ROWS rows (a cached
-step's single row) oneDNN was slower, so F.linear stays there.
+fast either way. Below MIN_ROWS rows (a cached step's single row) oneDNN was slower, so F.linear
+stays there.
 
 oneDNN serves CPU float32 without autograd (a LoRA being trained keeps F.linear, which can be
 differentiated); anything else, or a torch without the op, takes F.linear. The same product up

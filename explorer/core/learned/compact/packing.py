@@ -86,7 +86,7 @@ _MEASURE_LOCK = threading.Lock()
 # torch's dispatch levels (torch.backends.cpu.get_cpu_capability) where SmolLM2's whole steps were
 # measured faster packed: 5× at AVX512, 3× at AVX2 (ATEN_CPU_CAPABILITY=avx2), 1 and 2 threads
 # (benchmarks/generation.py, docs/benchmarks.md: issue 26, session 16).
-FAST_CAPABILITIES = ("AVX512", "AVX2")
+FAST_CAPABILITIES = ("AVX512", "AVX2")  # and their variants' names ("AVX512_..."), if a torch has them
 MEASURED_BYTES = 64 << 20  # the measurement's float32 working set: more than a last-level cache
 
 
@@ -105,7 +105,7 @@ def packed_is_faster() -> bool:
     with _MEASURE_LOCK:  # two runners generating at once must not measure (and decide) twice
         if _MEASURED is None:
             _MEASURED = kernel_available() and (
-                torch.backends.cpu.get_cpu_capability() in FAST_CAPABILITIES or _measure())
+                torch.backends.cpu.get_cpu_capability().startswith(FAST_CAPABILITIES) or _measure())
         return _MEASURED
 
 
