@@ -18,14 +18,18 @@ score, the keys in the softmax's normaliser and in weights @ V, d_model in a pro
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
 
-from explorer.core.learned import bert, llama
+from explorer.app.heap import malloc_info
 from explorer.core.backends import linear as linear_module
+from explorer.core.learned import bert, llama
 from explorer.core.learned.analysis import LOSS_ROWS, UNEMBED_ROWS, decoder_outputs, run, sentence_loss
 from explorer.core.learned.roles import score_heads
 
@@ -245,9 +249,8 @@ def test_onednn_keeps_a_bounded_number_of_shapes():
     """Every text length is new product shapes; oneDNN's caches held 1024 of them by default
     (~0.5 MB each): 150 lengths grew the heap by ~80 MB. In a fresh process (the caches' sizes are
     read at the first product), with neither variable set by the caller."""
-    import os
-    import subprocess
-    import sys
+    if malloc_info() is None or not linear_module._onednn:
+        pytest.skip("needs glibc's mallinfo2 and oneDNN")
     code = (
         "import torch\n"
         "from explorer.app.heap import malloc_info\n"
@@ -260,8 +263,5 @@ def test_onednn_keeps_a_bounded_number_of_shapes():
         "    for n in range(100, 250): linear(torch.randn(n, 384), w)\n"
         "print(in_use() - full)\n")
     env = {k: v for k, v in os.environ.items() if k not in ("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "LRU_CACHE_CAPACITY")}
-    from explorer.app.heap import malloc_info
-    if malloc_info() is None or not linear_module._onednn:
-        pytest.skip("needs glibc's mallinfo2 and oneDNN")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True)
     assert float(out.stdout) < 10  # MB: the caches were full before; 150 more shapes replaced entries

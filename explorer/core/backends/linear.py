@@ -9,7 +9,7 @@ fast either way. Below MIN_ROWS rows (a cached step's single row) oneDNN was slo
 stays there.
 
 oneDNN serves CPU float32 without autograd (a LoRA being trained keeps F.linear, which can be
-differentiated); anything else, or a torch without the op, takes F.linear. The same product up
+differentiated); anything else, a torch without the op, or operands it refuses take F.linear. The same product up
 to float32 round-off (another order of the in-feature sums). Imported only with torch.
 """
 
@@ -42,10 +42,9 @@ def uses_onednn(x: torch.Tensor, weight: torch.Tensor) -> bool:
 
 def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
     """x (n, in) @ weight (out, in).T + bias (out,) -> (n, out), as F.linear."""
-    global _onednn
     if uses_onednn(x, weight):
         try:
             return torch.ops.mkldnn._linear_pointwise(x, weight, bias, "none", [], "")  # (n, out)
-        except (RuntimeError, NotImplementedError):  # a build whose op refuses these: F.linear from now on
-            _onednn = False
+        except (RuntimeError, NotImplementedError):  # operands this build's op refuses: F.linear for them
+            pass
     return F.linear(x, weight, bias)
