@@ -86,6 +86,27 @@ def test_more_heads_than_the_grid_shows(grid):
     assert np.array_equal(grid.head_image(20), result.weights[20])
 
 
+def test_enlarging_one_head_after_another_keeps_as_many_panels_as_shown_at_once(grid, qtbot):
+    """Each head ever enlarged kept its own panel (~0.5 MB): 22 for 12 shown in the soak. Now a
+    panel no longer wanted is taken by the next head, and every head still shows its own data."""
+    result = make_result(4, 32)
+    grid.set_result(CoursePicture(result))
+    for head in range(MAX_GRID_HEADS, 32):
+        grid.set_focus_head(head)
+        assert grid.plot_items() == [grid.panel(head).plot]
+        assert np.array_equal(grid.head_image(head), result.weights[head])
+    assert len(grid._panels) == MAX_GRID_HEADS
+    grid.set_focus_head(None)
+    settle(qtbot, grid)
+    plots = grid.plot_items()
+    assert len(set(plots)) == MAX_GRID_HEADS and len(grid._panels) == MAX_GRID_HEADS
+    assert len({grid._grid.items[p][0] for p in plots}) == MAX_GRID_HEADS  # each in its own slot
+    for head in range(MAX_GRID_HEADS):
+        assert grid.panel(head).head == head
+        assert np.array_equal(grid.head_image(head), result.weights[head])
+    assert grid.panel(3).plot.titleLabel.text.startswith("head 3")
+
+
 @pytest.mark.parametrize("count,width,height", [(1, 800, 600), (2, 1200, 500), (3, 900, 900),
                                                 (8, 1600, 900), (16, 1600, 1000), (5, 300, 1200)])
 def test_choose_columns_fits_every_head(count, width, height):

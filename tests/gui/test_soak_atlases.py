@@ -41,3 +41,36 @@ def test_many_small_atlases_stay_within_the_bound(qapp, empty_atlases):
     bound = cti.MAX_ATLAS_BYTES / 2**20
     assert sum(map(cti._atlas_bytes, cti._ATLASES.values())) <= cti.MAX_ATLAS_BYTES
     assert grown < 1.5 * bound, f"{len(cti._ATLASES)} atlases hold {grown:.0f} MB (bound {bound:.0f} MB)"
+
+
+def _live_pixmaps() -> int:
+    import gc
+    from PySide6.QtGui import QPixmap
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if type(o) is QPixmap)
+
+
+def test_items_keep_no_atlas_the_cache_let_go(qapp, empty_atlases):
+    """An item painted once (then hidden: a closed topic, a tab not shown) must not keep its
+    atlas after the cache drops it: the cache's bound is then all the labels' pixmaps hold.
+    Items that kept their last atlas held ~1,200 pixmaps beyond the bound in the soak."""
+    import numpy as np
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QGraphicsScene
+    before = _live_pixmaps()
+    scene = QGraphicsScene()
+    items = []
+    for size in (9, 11, 13):  # three label sizes: three atlases
+        item = cti.CellTextItem()
+        item.set_font(ui_font(10), max_px=size)
+        item.set_cells(np.full((2, 2), 0.5), np.zeros((2, 2), bool), np.ones((2, 2), bool))
+        item.setScale(80)  # cells of 80 px: the label's size is max_px
+        scene.addItem(item)
+        items.append(item)
+    image = QImage(400, 400, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    scene.render(painter)
+    painter.end()
+    assert len(cti._ATLASES) == 3 and _live_pixmaps() - before >= 3 * 202  # they were drawn
+    cti._ATLASES.clear()
+    assert _live_pixmaps() - before == 0

@@ -66,6 +66,7 @@ class HeadsGrid(QWidget):
         self._result = None
         self._panels: dict[int, HeadPanel] = {}
         self._visible: list[int] = []
+        self._placed: list = []  # the PlotItems in the grid's layout now, in order
         self._columns = 0
         self._cmap_name = DEFAULT_COLORMAP
         self._values_mode = "auto"
@@ -268,10 +269,8 @@ class HeadsGrid(QWidget):
 
     def _show_head(self, head: int) -> None:
         panel = self._panels.get(head)
-        if panel is None:  # panels are kept when the head count drops: cheap to bring back
-            panel = self._panels[head] = HeadPanel(self._style)
-            panel.image.on_paint = self.preparer.note_paint
-            self._bar.setImageItem([p.image for p in self._panels.values()])
+        if panel is None:
+            panel = self._panels[head] = self._spare_panel() or self._new_panel()
         r = self._result
         show = self.values_shown()
         scale = picture_scale(r)
@@ -279,6 +278,21 @@ class HeadsGrid(QWidget):
                                       else HeadPanel.dark_text(r.weights[head], scale.levels, scale.colormap))
         panel.set_head(r, head, self._layers, dark, show, self._ticks)
         panel.image.set_prepared(self._images.get(head, {}))
+
+    def _spare_panel(self) -> HeadPanel | None:
+        """A kept panel whose head is not wanted now, taken from its head (None: there is none).
+        Panels are kept when the head count drops (cheap to bring back), but by how many were
+        shown at once, not by head: enlarging head 40, then 41, ... reuses one panel instead of
+        keeping one per head ever enlarged (~0.5 MB each; issue 21's soak: 22 for 12 shown)."""
+        wanted = set(self._wanted_heads())
+        spare = next((head for head in self._panels if head not in wanted), None)
+        return None if spare is None else self._panels.pop(spare)
+
+    def _new_panel(self) -> HeadPanel:
+        panel = HeadPanel(self._style)
+        panel.image.on_paint = self.preparer.note_paint
+        self._bar.setImageItem([p.image for p in (*self._panels.values(), panel)])
+        return panel
 
     def _redraw(self) -> None:
         if self._result is None:
@@ -288,12 +302,12 @@ class HeadsGrid(QWidget):
             self._show_head(head)
 
     def _relayout(self, visible: list[int]) -> None:
-        for head in self._visible:
-            if head in self._panels:
-                self._grid.removeItem(self._panels[head].plot)
+        for plot in self._placed:  # by item: a panel may have changed heads since (_spare_panel)
+            self._grid.removeItem(plot)
         columns = self._columns_for(len(visible))
         for i, head in enumerate(visible):
             self._grid.addItem(self._panels[head].plot, row=i // columns, col=i % columns)
+        self._placed = [self._panels[head].plot for head in visible]
         self._visible = list(visible)
         self._columns = columns
         self.preparer.set_heads(visible)

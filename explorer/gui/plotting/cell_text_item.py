@@ -49,9 +49,6 @@ class CellTextItem(QGraphicsItem):
         self._max_px = 12
         self._min_px = MIN_FONT_PX
         self._height_share = 0.6
-        self._atlas_key = None
-        self._atlas: list[list[QPixmap]] = []              # [dark][code]
-        self._half = np.zeros((2, 0, 2))                   # [dark][code] -> (half w, half h)
 
     # -- data ---------------------------------------------------------------------------
     def set_cells(self, values: np.ndarray, dark: np.ndarray, show: np.ndarray) -> None:
@@ -87,7 +84,6 @@ class CellTextItem(QGraphicsItem):
         self._height_share = height_share
         self._max_px = int(max_px)
         self._min_px = max(1, int(min_px))
-        self._atlas_key = None
         if self._texts is not _LABELS:
             self._width_per_px = _width_per_px(self._font, self._texts)
         self.update()
@@ -134,11 +130,12 @@ class CellTextItem(QGraphicsItem):
         if vector or self._texts is not _LABELS:
             self._paint_as_text(painter, t, px, rows, cols, codes, dark)
             return
-        self._ensure_atlas(px, _device_pixel_ratio(painter))
-        half = self._half[dark, codes]  # (m, 2)
+        # taken from the shared cache for this paint only: an item hidden in a closed topic or
+        # an unused tab keeps no pixmaps alive, so the cache's bound is all the atlases hold
+        atlas, halves = shared_atlas(self._font, px, _device_pixel_ratio(painter))
+        half = halves[dark, codes]  # (m, 2)
         xs = np.rint(t.m11() * cols + t.m21() * rows + t.dx() - half[:, 0]).astype(int)
         ys = np.rint(t.m12() * cols + t.m22() * rows + t.dy() - half[:, 1]).astype(int)
-        atlas = self._atlas
         painter.save()
         painter.setWorldTransform(QTransform())
         for x, y, d, c in zip(xs.tolist(), ys.tolist(), dark.tolist(), codes.tolist()):
@@ -163,14 +160,6 @@ class CellTextItem(QGraphicsItem):
                              self._texts[c])
         painter.restore()
 
-    def _ensure_atlas(self, px: int, dpr: float) -> None:
-        """The 101 labels in both colours at `px` pixels (device pixel ratio `dpr`), shared."""
-        key = (self._font.key(), px, dpr)
-        if key == self._atlas_key:
-            return
-        self._atlas, self._half = shared_atlas(self._font, px, dpr)
-        self._atlas_key = key
-
 
 def _width_per_px(font: QFont, labels: list[str]) -> float:
     """The widest label's width per pixel of font size (TEXT_WIDTH_PER_PX for "0.57")."""
@@ -187,6 +176,9 @@ def _width_per_px(font: QFont, labels: list[str]) -> float:
 # pixmaps. Besides time, this saves PySide6 6.11's leak: each new QPixmap painted on leaks
 # six references to None (one per virtual method Qt first calls on a new wrapper), 1,212 per
 # atlas; rebuilding them per item and per font change leaked thousands per presentation toggle.
+# The cache is their only owner (an item looks its atlas up at each paint, ~2 us): items that
+# kept theirs held every size they were last painted at, past the bound (issue 21's soak: 6
+# atlases, 1,200 pixmaps beyond it, in items of closed topics and hidden tabs).
 _ATLASES: "OrderedDict[tuple, tuple[list[list[QPixmap]], np.ndarray]]" = OrderedDict()
 # Bounded by bytes, not count: an atlas is ~50 KB at 7 px and several MB at presentation size in
 # a 2x copy. 16 MB holds the sizes on screen in both modes and the latest export's.
