@@ -115,6 +115,14 @@ def malloc_in_use_mb() -> float:
     return (info.uordblks + info.hblkhd) / 2**20
 
 
+def allocated_mb() -> float:
+    """What the program has allocated and not freed, in MB: glibc's blocks in use (its heaps and
+    its mapped blocks) and pymalloc's arenas. Anonymous RSS beyond this is memory the allocators
+    hold free in pages they cannot return (fragmentation) or mappings made directly (thread
+    stacks, BLAS buffers). NaN without mallinfo2 or while tracemalloc runs."""
+    return malloc_in_use_mb() + pymalloc_mb()[0]
+
+
 def composition() -> str:
     """One line of where resident memory is: glibc's view, pymalloc's, and the mappings'."""
     parts = []

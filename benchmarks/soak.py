@@ -57,7 +57,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
 
 from explorer.app.heap import rss_mb  # noqa: E402  (Qt-free)
-from memory_probe import (IDLE_S, buffer_census, composition, idle_rss_mb, malloc_in_use_mb,  # noqa: E402
+from memory_probe import (IDLE_S, allocated_mb, buffer_census, composition, idle_rss_mb, malloc_in_use_mb,  # noqa: E402
                           file_pages_mb, object_counts, peak_rss_mb, print_file_growth,
                           print_buffer_growth, print_new_weakrefs, print_object_growth, print_python_growth, rss_parts_mb,
                           trimmed_rss_mb, weakref_ids)
@@ -186,9 +186,10 @@ class Soak:
     def empty_bounded_caches(self) -> None:
         """The bounded caches of recent work emptied, as the clipboard is: the export frames kept
         for the next export (gui/window/exports/figures.FigureCache, 32 MB), the value labels'
-        atlases (gui/plotting/cell_text_item, 16 MB; the items on screen keep theirs) and the
-        recent weight draws and casts (core.weights, 4 each by count: one d_model 2048 draw is
-        134 MB; the picture on screen keeps its arrays). What they hold depends on the last exports, label sizes and draws, so the
+        atlases (gui/plotting/cell_text_item, 16 MB; the cache is their only owner, the items
+        on screen look theirs up again at the next paint) and the recent weight draws and casts
+        (core.weights, 4 each by count: one d_model 2048 draw is 134 MB; the picture on screen
+        keeps its arrays). What they hold depends on the last exports, label sizes and draws, so the
         warm-up's state held a few entries and the end's up to the budgets: bounded caches
         filling, not a leak. What the first two held is printed (`cache_notes`)."""
         from PySide6.QtCore import QEvent
@@ -650,6 +651,19 @@ def print_same_state_verdict(warm: dict, same: dict, rss_growth: float) -> None:
           f"{rss_growth:+.1f} MB: {verdict(rss_growth)}")
 
 
+def print_anonymous_split(warm: dict, same: dict, allocated_warm: float, allocated_same: float) -> None:
+    """The anonymous growth split in two: what the program allocated and did not free (glibc's
+    blocks in use, pymalloc's arenas: where a leak shows) and the rest, mostly the free memory
+    glibc keeps in heap pages that still hold live blocks (fragmentation, which malloc_trim
+    cannot return). Printed beside the verdict, which stays on anonymous memory."""
+    if "anon" not in warm or "anon" not in same or allocated_warm != allocated_warm:
+        return
+    anon, allocated = same["anon"] - warm["anon"], allocated_same - allocated_warm
+    print(f"  of the anonymous growth: allocated and not freed {allocated:+.1f} MB ({allocated_warm:.0f} -> "
+          f"{allocated_same:.0f}; glibc in use, pymalloc arenas); the rest {anon - allocated:+.1f} MB "
+          f"(free memory the allocators keep in pages they cannot return, direct mappings)")
+
+
 def find_lesson(name: str):
     from explorer.app.lessons import find_lesson as find
     return find(name)
@@ -808,7 +822,7 @@ def main(argv=None) -> int:
             gc.collect()
             marks.update(rss_warm=rss_mb(), rss_warm_idle=idle_rss_mb(app))
             marks.update(rss_warm_trimmed=trimmed_rss_mb(), parts_warm=rss_parts_mb(), files_warm=file_pages_mb(),
-                         composition_warm=composition(),
+                         composition_warm=composition(), allocated_warm=allocated_mb(),
                          none_warm=sys.getrefcount(None),
                          children_warm=children_by_kind(window), tops_warm=top_levels(app, window),
                          t0=time.perf_counter())
@@ -850,6 +864,7 @@ def main(argv=None) -> int:
     settle(app, window)
     gc.collect()
     rss_same_idle, rss_same_trimmed, composition_same = idle_rss_mb(app), trimmed_rss_mb(), composition()
+    allocated_same = allocated_mb()
     parts_same, files_same = rss_parts_mb(), file_pages_mb()
     if args.tracemalloc:
         print_python_growth(marks["snapshot"], tracemalloc.take_snapshot(), args.tracemalloc)
@@ -900,6 +915,7 @@ def main(argv=None) -> int:
           f"growth {rss_same_idle - marks['rss_warm_idle']:+.1f} MB; in use {rss_same_trimmed:.0f} MB, "
           f"growth {rss_same_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
     print_same_state_verdict(marks["parts_warm"], parts_same, rss_same_trimmed - marks["rss_warm_trimmed"])
+    print_anonymous_split(marks["parts_warm"], parts_same, marks["allocated_warm"], allocated_same)
     if soak.cache_notes:
         from explorer.gui.plotting.cell_text_item import MAX_ATLAS_BYTES
         from explorer.gui.window.exports.figures import CACHE_BUDGET_BYTES
