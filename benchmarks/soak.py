@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import collections
 import gc
+import math
 import os
 import random
 import shutil
@@ -189,9 +190,9 @@ class Soak:
         atlases (gui/plotting/cell_text_item, 16 MB; the cache is their only owner, the items
         on screen look theirs up again at the next paint) and the recent weight draws and casts
         (core.weights, 4 each by count: one d_model 2048 draw is 134 MB; the picture on screen
-        keeps its arrays). What they hold depends on the last exports, label sizes and draws, so the
-        warm-up's state held a few entries and the end's up to the budgets: bounded caches
-        filling, not a leak. What the first two held is printed (`cache_notes`)."""
+        keeps its arrays). What they hold depends on the last exports, label sizes and draws,
+        so the warm-up's state held a few entries and the end's up to the budgets: bounded
+        caches filling, not a leak. What the first two held is printed (`cache_notes`)."""
         from PySide6.QtCore import QEvent
         from explorer.gui.plotting import cell_text_item as labels
         cache = getattr(self.w, "figure_cache", None)
@@ -656,7 +657,7 @@ def print_anonymous_split(warm: dict, same: dict, allocated_warm: float, allocat
     blocks in use, pymalloc's arenas: where a leak shows) and the rest, mostly the free memory
     glibc keeps in heap pages that still hold live blocks (fragmentation, which malloc_trim
     cannot return). Printed beside the verdict, which stays on anonymous memory."""
-    if "anon" not in warm or "anon" not in same or allocated_warm != allocated_warm:
+    if "anon" not in warm or "anon" not in same or math.isnan(allocated_warm + allocated_same):
         return
     anon, allocated = same["anon"] - warm["anon"], allocated_same - allocated_warm
     print(f"  of the anonymous growth: allocated and not freed {allocated:+.1f} MB ({allocated_warm:.0f} -> "
