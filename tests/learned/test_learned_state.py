@@ -202,3 +202,70 @@ def test_switching_heads_off_measures_the_effect_on_the_real_model(smollm2):
         assert state.pruned == frozenset() and effects[-1] is None
     finally:
         state.shutdown()
+
+
+class GatedJob:
+    """analyse() itself, held at a gate while it is closed (a new analysis not back yet)."""
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def __call__(self, name, device, text, sequence, seed, should_stop=None):
+        assert self.gate.wait(10)
+        return analyse(name, device, text, sequence, seed, should_stop)
+
+
+@pytest.fixture
+def trained_one_layer():
+    """A LearnedState showing a 1-layer "trained" model's analysis, and its GatedJob."""
+    import dataclasses
+    from explorer.app.models.learned import TRAINED, forget_trained, register_trained
+    from explorer.core.training import TrainConfig, build_model
+    one = TrainConfig(steps=10, batch=4, d_model=16, n_heads=2, n_layers=1, seed=1)
+    forget_trained()
+    register_trained(build_model(one), one, 0)
+    job = GatedJob()
+    state = LearnedState(job=job)
+    state.set_text("1 2 3")
+    assert state.set_source(TRAINED)
+    wait(state)
+    assert state.analysis.attentions.shape[0] == 1
+    yield state, job, dataclasses.replace(one, n_layers=2)
+    state.shutdown()
+    forget_trained()
+
+
+def test_a_new_trained_model_with_more_layers_never_slices_the_old_ones_analysis(trained_one_layer):
+    """Soak seed 12: the Train tab's model replaced by one with more layers while it is shown;
+    the layer slider moved to layer 1 before the new analysis came back sliced the old 1-layer
+    analysis (IndexError). The old analysis belongs to the old model: never sliced again."""
+    from explorer.core.training import build_model
+    state, job, two = trained_one_layer
+    pictures = []
+    state.picture_changed.connect(pictures.append)
+    job.gate.clear()  # the new model's analysis is not back yet
+    state.set_trained(build_model(two), two, 0)
+    state.set_layer(1)
+    assert state.layer == 1 and state.picture() is None and pictures == []
+    job.gate.set()
+    wait(state)
+    assert state.analysis.attentions.shape[0] == 2 and [p.layer for p in pictures] == [1]
+
+
+def test_choosing_the_trained_source_again_after_it_was_replaced_never_shows_the_old_analysis(trained_one_layer):
+    """The same, with another source chosen in between (whose analysis did not come back): the
+    old model's analysis, still kept under the name "trained", is not the new model's."""
+    from explorer.app.models.learned import TRAINED
+    from explorer.core.training import build_model
+    from explorer.app.models.learned_state import RANDOM
+    state, job, two = trained_one_layer
+    assert state.set_source(RANDOM)
+    state.set_trained(build_model(two), two, 0)  # not shown: nothing is submitted
+    state.set_layer(1)  # the random model has no layers to clamp it to
+    job.gate.clear()
+    assert state.set_source(TRAINED) and state.layer == 1
+    assert state.picture() is None
+    job.gate.set()
+    wait(state)
+    assert state.analysis.attentions.shape[0] == 2 and state.picture().layer == 1

@@ -145,8 +145,12 @@ class LearnedState(Observable):
     def set_trained(self, model, config, steps: int) -> None:
         """The Train tab's model (after training or a load) becomes the "trained" source (a copy);
         shown again at once if it is the source now. Main thread, while no training chunk runs."""
-        register_trained(model, config, steps)
-        self.trained_changed.emit(trained_spec())
+        spec = register_trained(model, config, steps)
+        if self._analysis_of == TrainedSource.name:  # the replaced model's: its layers may differ,
+            self._analysis, self._analysis_of = None, ""  # so it is never sliced again
+        if self.source == TrainedSource.name:
+            self.layer = min(self.layer, spec.layers - 1)
+        self.trained_changed.emit(spec)
         if self.source == TrainedSource.name:
             self._drop_generation()  # stepped by the model before: the KV tab steps the new one
             self._submit()
