@@ -18,7 +18,8 @@ Printed at the end:
 - exceptions raised inside Qt slots (sys.excepthook) and Qt warnings (qInstallMessageHandler),
   counted by message, each with the action it came during; the offscreen platform's
   propagateSizeHints line is counted apart;
-- RSS at start, after the warm-up (each action type done a few times, torch imported), at the
+- RSS at start, after the warm-up (each action type done a few times, torch imported, then
+  2,000 seeded random actions: the caches that fill with use filled, see below), at the
   end and its peak (VmHWM), and the growth after warm-up: raw, after IDLE_S seconds of an idle
   event loop (what the window's heap trimmer, explorer.app.heap, gave back by itself) and after
   the soak's own malloc_trim(0) (memory in use);
@@ -32,9 +33,15 @@ Printed at the end:
   runs, loads, lesson steps) and the messages they got (refusals of the hostile files).
 
 The end is measured twice: as the last actions left it, and back in the warm-up's state
-(Soak.same_state); a leak is growth in the same state.
+(Soak.same_state); a leak is growth in the same state. The same state is measured at
+checkpoints too (before the warm-up's random actions, and every 2,000 actions), with the
+growth's slope: a leak keeps growing at its rate. The warm-up's random actions are there because
+much of the growth of the first 2,000 actions is one-time: glyph and font caches for each size
+and script a token brings, oneDNN's primitive cache, glibc's free lists settling (heaptrack and
+the checkpoints in docs/benchmarks.md, "Issue 21, session 19"); the growth over all the random
+actions, the warm-up's included, is printed beside it.
 
-    python benchmarks/soak.py                    # 10,000 actions, seed 11
+    python benchmarks/soak.py                    # 2,000 + 10,000 actions, seed 11 (~8 min)
     python benchmarks/soak.py --actions 2000 --seed 3 --progress 500
 
 Runs offscreen unless QT_QPA_PLATFORM is set; the settings go to a temporary folder.
@@ -665,6 +672,46 @@ def print_anonymous_split(warm: dict, same: dict, allocated_warm: float, allocat
           f"(free memory the allocators keep in pages they cannot return, direct mappings)")
 
 
+def same_state_point(app, window, soak: "Soak") -> tuple[float, float]:
+    """The same state measured during the actions: (anonymous MB, allocated MB) after malloc_trim."""
+    soak.same_state()
+    settle(app, window)
+    gc.collect()
+    trimmed_rss_mb()
+    return rss_parts_mb().get("anon", float("nan")), allocated_mb()
+
+
+def slope_per_1000(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope of (actions, MB) points, in MB per 1,000 actions."""
+    n = len(points)
+    mean_x = sum(x for x, _ in points) / n
+    mean_y = sum(y for _, y in points) / n
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
+    return 1000 * sum((x - mean_x) * (y - mean_y) for x, y in points) / spread if spread else float("nan")
+
+
+def print_checkpoints(points: list[tuple[int, float, float]]) -> None:
+    """The same state at every checkpoint (sorted by actions done: a negative count is before the
+    warm-up's random actions, 0 the warm-up's state): growth since the warm-up, and the slopes of
+    the actions and of their second half (a leak keeps its slope; a filling cache or the
+    allocator's free lists level off)."""
+    _, anon0, allocated0 = next(p for p in points if p[0] == 0)
+    print("same state during the actions (anonymous; allocated and not freed; growth since the warm-up's "
+          "state; a negative count: before the warm-up's random actions):")
+    for done, anon, allocated in points:
+        print(f"  {done:6d} actions: {anon:7.1f} MB ({anon - anon0:+6.1f}); {allocated:7.1f} MB "
+              f"({allocated - allocated0:+6.1f})")
+    if points[0][0] < 0:
+        print(f"  growth over all {points[-1][0] - points[0][0]:,} random actions (warm-up's included): "
+              f"anonymous {points[-1][1] - points[0][1]:+.1f} MB, allocated {points[-1][2] - points[0][2]:+.1f} MB")
+    points = [p for p in points if p[0] >= 0]
+    half = [p for p in points if p[0] >= points[-1][0] / 2]
+    for label, part in (("all", points), ("second half", half)):
+        if len(part) > 1:
+            print(f"  slope, {label}: anonymous {slope_per_1000([(d, a) for d, a, _ in part]):+.2f} MB, "
+                  f"allocated {slope_per_1000([(d, m) for d, _, m in part]):+.2f} MB per 1,000 actions")
+
+
 def find_lesson(name: str):
     from explorer.app.lessons import find_lesson as find
     return find(name)
@@ -726,7 +773,18 @@ def main(argv=None) -> int:
     parser.add_argument("--actions", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--warmup", type=int, default=3, help="times each action type runs first")
+    parser.add_argument("--warmup-actions", type=int, default=2000, metavar="N",
+                        help="then N seeded random actions more before the warm-up's state is "
+                             "measured: caches that fill with use (glyphs, label atlases, oneDNN's "
+                             "primitives) filled first, so that what the actions after grow is use")
+    parser.add_argument("--checkpoints", type=int, default=5, metavar="K",
+                        help="measure the same state K-1 times more during the actions (evenly "
+                             "spaced) and print each with the growth's slope per 1,000 actions: a "
+                             "leak grows steadily, a cache or the allocator's free lists level off")
     parser.add_argument("--progress", type=int, default=1000, help="print a line every N actions")
+    parser.add_argument("--plant-leak", type=float, default=0, metavar="KB",
+                        help="keep KB kilobytes (written, so resident) after every action past the "
+                             "warm-up: the soak's own check that a leak shows in its verdict and slope")
     parser.add_argument("--only", nargs="+", metavar="ACTION",
                         help="after the warm-up (which does every action), only these action "
                              "types: a bisect of what grows")
@@ -798,8 +856,14 @@ def main(argv=None) -> int:
         if unknown:
             parser.error(f"unknown action(s) {', '.join(unknown)}; choose from {', '.join(soak.names)}")
         soak.keep_only(args.only)
-    plan = [n for n in soak.names for _ in range(args.warmup)] + [soak.pick() for _ in range(args.actions)]
+    plan = [n for n in soak.names for _ in range(args.warmup)]
+    plan += [soak.pick() for _ in range(args.warmup_actions + args.actions)]
     warm_at = len(plan) - args.actions
+    checkpoints = {warm_at + args.actions * k // args.checkpoints for k in range(1, args.checkpoints)}
+    if args.warmup_actions and args.checkpoints:
+        checkpoints.add(warm_at - args.warmup_actions)  # before the random warm-up: what it filled
+    points = []  # (actions done, anonymous MB, allocated MB): the same state during the actions
+    planted = []  # --plant-leak: what is kept
     count, none_growth, rss_growth, object_growth, malloc_growth = (
         collections.Counter(), collections.Counter(), collections.Counter(), collections.Counter(),
         collections.Counter())
@@ -817,6 +881,8 @@ def main(argv=None) -> int:
             object_growth[name] += qt_objects() - k0
             none_growth[name] += sys.getrefcount(None) - n0
             rss_growth[name] += rss_mb() - r0
+        if i in checkpoints:
+            points.append((i - warm_at, *same_state_point(app, window, soak)))
         if i == warm_at:
             soak.same_state()
             settle(app, window)
@@ -848,6 +914,8 @@ def main(argv=None) -> int:
                   f"  exceptions {len(exceptions)}\n        {composition()}", flush=True)
         marks["last"] = (plan[i], sys.getrefcount(None), rss_mb(), qt_objects(), malloc_in_use_mb())
         soak.run(plan[i])
+        if args.plant_leak and i >= warm_at:
+            planted.append(bytearray(b"x" * int(args.plant_leak * 1024)))
 
     timer = QTimer()
     timer.timeout.connect(tick)
@@ -867,6 +935,7 @@ def main(argv=None) -> int:
     rss_same_idle, rss_same_trimmed, composition_same = idle_rss_mb(app), trimmed_rss_mb(), composition()
     allocated_same = allocated_mb()
     parts_same, files_same = rss_parts_mb(), file_pages_mb()
+    points.append((args.actions, parts_same.get("anon", float("nan")), allocated_same))
     if args.tracemalloc:
         print_python_growth(marks["snapshot"], tracemalloc.take_snapshot(), args.tracemalloc)
     if args.buffers:
@@ -890,6 +959,9 @@ def main(argv=None) -> int:
           f"{os.cpu_count()} CPUs; {args.actions / elapsed:.1f} actions/s); "
           f"start-up and warm-up {marks['t0'] - t_start:.0f} s, the whole run "
           f"{time.perf_counter() - t_start:.0f} s")
+    if planted:
+        print(f"planted leak (--plant-leak): {len(planted)} × {args.plant_leak:g} KB kept = "
+              f"{sum(map(len, planted)) / 2**20:.1f} MB")
     print(f"exceptions: {len(exceptions)}")
     for text in collections.Counter(exceptions).most_common(5):
         print("  " + text[0].strip().replace("\n", "\n  ") + f"\n  (× {text[1]})")
@@ -917,12 +989,15 @@ def main(argv=None) -> int:
           f"growth {rss_same_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
     print_same_state_verdict(marks["parts_warm"], parts_same, rss_same_trimmed - marks["rss_warm_trimmed"])
     print_anonymous_split(marks["parts_warm"], parts_same, marks["allocated_warm"], allocated_same)
+    if len(points) > 1:
+        print_checkpoints(sorted([(0, marks["parts_warm"].get("anon", float("nan")), marks["allocated_warm"])] + points))
     if soak.cache_notes:
         from explorer.gui.plotting.cell_text_item import MAX_ATLAS_BYTES
         from explorer.gui.window.exports.figures import CACHE_BUDGET_BYTES
         held = "; ".join(f"{frames} export frames ≈ {mb:.0f} MB, {atlases} label atlases ≈ {amb:.0f} MB"
                          for frames, mb, atlases, amb in soak.cache_notes)
-        print(f"  bounded caches emptied before each same-state measurement (warm-up; end): {held} "
+        print(f"  bounded caches emptied before each same-state measurement (in order: the checkpoints "
+              f"and the warm-up's state as they came, the end last): {held} "
               f"(their own estimates; bounded at {CACHE_BUDGET_BYTES >> 20} and {MAX_ATLAS_BYTES >> 20} MB)")
     print_file_growth(marks["files_warm"], files_same)
     print(f"where it is, after warm-up: {marks['composition_warm']}")

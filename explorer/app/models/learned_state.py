@@ -22,7 +22,7 @@ import weakref
 from functools import partial
 
 from ...core.config import ConfigError
-from .learned import SEQUENCES, Analysis, LayerPicture, layer_picture, register_trained, trained_spec
+from .learned import SEQUENCES, Analysis, LayerPicture, layer_picture, register_trained
 from ..i18n import error_text, translate
 from ..observable import Event, Observable
 from ..dispatch import post_to_main
