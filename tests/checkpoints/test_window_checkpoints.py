@@ -51,6 +51,37 @@ def test_a_folder_that_does_not_open_is_one_line_and_nothing_changes(make_window
     assert window.learned.source == "random" and window.shown.course
 
 
+def test_a_folder_opened_again_after_its_files_changed_shows_the_new_model(make_window, qtbot, tiny_checkpoint,
+                                                                          copy_checkpoint):
+    """Open a 2-layer folder, replace its files with a 3-layer model, open it again: the new model
+    is analysed and its last layer shown. Before, the same name counted as chosen already: the old
+    model's analysis stayed, and layer 2, which the new model's spec allows, would have sliced it
+    (IndexError). Listing the recent folders afterwards keeps the model shown and its analysis."""
+    import shutil
+    folder = copy_checkpoint(tiny_checkpoint("bert"), "model")
+    window = make_window()
+    settle(qtbot, window)
+    window.learned.open_folder(str(folder))
+    qtbot.waitUntil(lambda: window.learned.analysis is not None, timeout=SETTLE_MS)
+    settle(qtbot, window)
+    assert window.learned.analysis.attentions.shape[0] == 2
+    shutil.rmtree(folder)
+    shutil.copytree(tiny_checkpoint("bert", num_hidden_layers=3), folder)
+    window.learned.open_folder(str(folder))
+    qtbot.waitUntil(lambda: window.learned.analysis is not None
+                    and window.learned.analysis.attentions.shape[0] == 3, timeout=SETTLE_MS)
+    settle(qtbot, window)
+    slider = window.model_source.layer_slider
+    assert slider.maximum() == 2
+    slider.setValue(2)
+    qtbot.waitUntil(lambda: window.shown.picture is not None and window.shown.picture.layer == 2, timeout=SETTLE_MS)
+    assert window.heads_grid.shown_result() is window.shown.picture
+    shown = window.learned.analysis
+    window.learned.find_cached((str(folder),))  # re-reads the folder as a listed source
+    settle(qtbot, window)
+    assert window.learned.analysis is shown and window.learned.source == str(folder)
+
+
 def test_the_cache_and_recent_folders_are_listed(make_window, qtbot, tiny_checkpoint, hf_cache):
     hf_cache(tiny_checkpoint("llama"), "someone/tiny-llama")
     window = make_window()

@@ -108,12 +108,13 @@ class LearnedState(Observable):
                 and self._opener.is_idle())
 
     # ----- changes (main thread) -----------------------------------------------------------
-    def set_source(self, name: str) -> bool:
+    def set_source(self, name: str, again: bool = False) -> bool:
         """Choose a source by name; one that cannot be used here (not installed, not trained yet,
         unknown) is refused with its message. Everything that belongs to the old source (pruned
         heads, generation, a layer past the new model's last) is reset first, and the changed
         fields are published together (`batch`): a listener of source_changed reads one
-        consistent state."""
+        consistent state. `again`: chosen anew even if it is the source now (a folder opened
+        again replaces its source: its files may have changed)."""
         try:
             source = source_for(name)
         except ConfigError as exc:
@@ -123,9 +124,9 @@ class LearnedState(Observable):
         if problem is not None:
             self.error.emit(error_text(problem))
             return False
-        if name == self.source:
+        if name == self.source and not again:
             return True
-        if self.analysis is not None or self.model.capabilities.course_settings:
+        if name != self.source and (self.analysis is not None or self.model.capabilities.course_settings):
             self._before_load = self.source  # what Cancel goes back to
         self._drop_generation()
         with self.batch():
@@ -146,14 +147,20 @@ class LearnedState(Observable):
         """The Train tab's model (after training or a load) becomes the "trained" source (a copy);
         shown again at once if it is the source now. Main thread, while no training chunk runs."""
         spec = register_trained(model, config, steps)
-        if self._analysis_of == TrainedSource.name:  # the replaced model's: its layers may differ,
-            self._analysis, self._analysis_of = None, ""  # so it is never sliced again
+        self._forget_analysis_of(TrainedSource.name)
         if self.source == TrainedSource.name:
             self.layer = min(self.layer, spec.layers - 1)
         self.trained_changed.emit(spec)
         if self.source == TrainedSource.name:
             self._drop_generation()  # stepped by the model before: the KV tab steps the new one
             self._submit()
+
+    def _forget_analysis_of(self, name: str) -> None:
+        """The source `name` was replaced (a new trained model, a folder opened again): the
+        analysis kept under its name is the old model's, whose layers may differ, so it is
+        never shown or sliced again."""
+        if self._analysis_of == name:
+            self._analysis, self._analysis_of = None, ""
 
     def _drop_generation(self) -> None:
         if self.generation is not None or self._generations.is_busy():
@@ -353,13 +360,16 @@ class LearnedState(Observable):
             return
         where, sources = opened
         for source in sources:
+            if where is None and source.name == self.source:
+                continue  # a listing keeps the source shown now (and its analysis) as it is
             register_source(source)
+            self._forget_analysis_of(source.name)
         if where is not None and sources:
             if remember:
                 self.opened.emit(where)
             if opened_hook is not None:
                 opened_hook(sources[0])
-            self.set_source(sources[0].name)
+            self.set_source(sources[0].name, again=True)
 
     def _progress_from_job(self, fraction: float) -> None:
         """The load's progress, from the runner's thread: at most every 2 % to the GUI thread."""
