@@ -242,15 +242,18 @@ def test_a_new_trained_model_with_more_layers_never_slices_the_old_ones_analysis
     analysis (IndexError). The old analysis belongs to the old model: never sliced again."""
     from explorer.core.training import build_model
     state, job, two = trained_one_layer
-    pictures = []
+    pictures, analyses = [], []
     state.picture_changed.connect(pictures.append)
+    state.analysis_changed.connect(analyses.append)
     job.gate.clear()  # the new model's analysis is not back yet
     state.set_trained(build_model(two), two, 0)
+    assert analyses == [None]  # the overview drops the old model's tiles at once
     state.set_layer(1)
     assert state.layer == 1 and state.picture() is None and pictures == []
     job.gate.set()
     wait(state)
     assert state.analysis.attentions.shape[0] == 2 and [p.layer for p in pictures] == [1]
+    assert analyses[1:] == [state.analysis]
 
 
 def test_choosing_the_trained_source_again_after_it_was_replaced_never_shows_the_old_analysis(trained_one_layer):
@@ -269,3 +272,37 @@ def test_choosing_the_trained_source_again_after_it_was_replaced_never_shows_the
     job.gate.set()
     wait(state)
     assert state.analysis.attentions.shape[0] == 2 and state.picture().layer == 1
+
+
+def test_a_new_trained_model_shown_starts_with_every_head_on(trained_one_layer):
+    """Heads switched off belong to the model they were switched off in: a new trained model with
+    one head has no head 1 to switch off (before, its pruning job failed with an IndexError)."""
+    import dataclasses
+    from explorer.core.training import build_model
+    state, job, two = trained_one_layer
+    errors = []
+    state.error.connect(errors.append)
+    state.set_pruned({(0, 1)})
+    wait(state)
+    one_head = dataclasses.replace(two, n_heads=1, n_layers=1)
+    state.set_trained(build_model(one_head), one_head, 0)
+    wait(state)
+    assert state.pruned == frozenset() and state.effect is None and errors == []
+    assert state.analysis.attentions.shape[:2] == (1, 1)
+
+
+def test_cancel_after_choosing_a_replaced_trained_model_again_goes_back_to_the_course(trained_one_layer, minilm):
+    """Trained shown, another model chosen (loading), the trained model replaced, the trained
+    source chosen again, Cancel: before, Cancel went back to the source it cancelled (nothing
+    shown, nothing running); now to the course model."""
+    from explorer.app.models.learned import TRAINED
+    from explorer.core.training import build_model
+    state, job, two = trained_one_layer
+    job.gate.clear()
+    assert state.set_source("minilm-l6")
+    state.set_trained(build_model(two), two, 0)
+    assert state.set_source(TRAINED) and state.analysis is None
+    state.cancel_load()
+    job.gate.set()
+    wait(state)
+    assert state.source == RANDOM and state.busy == ""

@@ -302,3 +302,29 @@ def test_the_open_export_dialog_follows_a_change_of_model_source(window, qtbot, 
     dialog.folder.setText(str(tmp_path))
     assert dialog.export(), dialog.message.text()
     dialog.close()
+
+
+def test_the_generate_tab_follows_a_new_trained_model_with_fewer_heads(window, qtbot):
+    """KV head 1 of the 2-head trained model shown in the Generate tab; a 1-head model replaces
+    it under the same name and is stepped: the KV head box follows the run's own heads (before,
+    it kept the old range and the new run's cache was indexed at head 1: IndexError, found by
+    the soak, seed 11)."""
+    import dataclasses
+    from explorer.core.training import build_model
+    train_steps(qtbot, window)
+    choose(qtbot, window, TRAINED)
+    view = window.generation_view
+    window.tabs.setCurrentWidget(view)
+    view.count.setValue(2)
+    qtbot.mouseClick(view.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.learned.generation is not None, timeout=WAIT_MS)
+    view.kv_head.setValue(1)
+    assert view.kv_head.value() == 1
+    one_head = dataclasses.replace(SMALL, n_heads=1)
+    window.learned.set_trained(build_model(one_head), one_head, 0)  # as Load model… does
+    settle(qtbot, window)
+    qtbot.mouseClick(view.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.learned.generation is not None
+                    and window.learned.generation.model_spec.heads == 1, timeout=WAIT_MS)
+    assert view.kv_head.maximum() == 0 and view.kv_head.value() == 0
+    assert "head 0" in view.which.text()

@@ -178,8 +178,11 @@ class AdapterState(Observable):
         self._set_next_tokens(None)
 
     def _on_analysis(self, analysis) -> None:
+        if analysis is None:  # the source shown was replaced (opened again): nothing to compare yet
+            self._on_source()
+            return
         source = self.source
-        if source is None or analysis is None:
+        if source is None:
             return
         learned = self._learned
         self._heads.submit(compare_heads, source, learned.device, analysis, learned.seed, cancellable=True)

@@ -126,6 +126,8 @@ class LearnedState(Observable):
             return False
         if name == self.source and not again:
             return True
+        if self._before_load == name:  # Cancel never "goes back" to the source it cancels
+            self._before_load = RANDOM
         if name != self.source and (self.analysis is not None or self.model.capabilities.course_settings):
             self._before_load = self.source  # what Cancel goes back to
         self._drop_generation()
@@ -148,12 +150,9 @@ class LearnedState(Observable):
         shown again at once if it is the source now. Main thread, while no training chunk runs."""
         spec = register_trained(model, config, steps)
         self._forget_analysis_of(TrainedSource.name)
-        if self.source == TrainedSource.name:
-            self.layer = min(self.layer, spec.layers - 1)
+        if self.source == TrainedSource.name:  # chosen anew: its generation (the KV tab steps the
+            self.set_source(TrainedSource.name, again=True)  # new one), heads off, layer past its last
         self.trained_changed.emit(spec)
-        if self.source == TrainedSource.name:
-            self._drop_generation()  # stepped by the model before: the KV tab steps the new one
-            self._submit()
 
     def _forget_analysis_of(self, name: str) -> None:
         """The source `name` was replaced (a new trained model, a folder opened again): the
@@ -161,6 +160,9 @@ class LearnedState(Observable):
         never shown or sliced again."""
         if self._analysis_of == name:
             self._analysis, self._analysis_of = None, ""
+            self._loaded = {key for key in self._loaded if key[0] != name}  # "loading", not "running"
+            if name == self.source:
+                self.analysis_changed.emit(None)  # the overview's tiles, an adapter's comparison
 
     def _drop_generation(self) -> None:
         if self.generation is not None or self._generations.is_busy():
@@ -362,8 +364,8 @@ class LearnedState(Observable):
         for source in sources:
             if where is None and source.name == self.source:
                 continue  # a listing keeps the source shown now (and its analysis) as it is
+            self._forget_analysis_of(source.name)  # before the views hear of the new source
             register_source(source)
-            self._forget_analysis_of(source.name)
         if where is not None and sources:
             if remember:
                 self.opened.emit(where)

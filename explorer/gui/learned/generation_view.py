@@ -13,7 +13,7 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtCore import QEvent, QRectF, QSignalBlocker, Qt
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBox, QVBoxLayout,
                                QWidget)
 
@@ -130,8 +130,11 @@ class GenerationView(QWidget):
         self.text.setText(f"{html.escape(prompt)}<b style='color:#d62728'>{html.escape(chosen)}</b>"
                           "&nbsp;&nbsp;<span style='color:#555555'>" + translate("learned.generation_view", "(red: chosen by the model)")
                           + "</span>")
-        self.slider.setRange(0, len(run.records) - 1)
-        self.slider.setValue(len(run.records) - 1)
+        with QSignalBlocker(self.kv_head), QSignalBlocker(self.slider):
+            # the run's own KV heads: a new trained model under the same name may have fewer
+            self.kv_head.setRange(0, run.model_spec.kv_heads - 1)
+            self.slider.setRange(0, len(run.records) - 1)
+            self.slider.setValue(len(run.records) - 1)
         self._show_step()
 
     def _show_step(self) -> None:
