@@ -199,7 +199,8 @@ class Soak:
         (core.weights, 4 each by count: one d_model 2048 draw is 134 MB; the picture on screen
         keeps its arrays). What they hold depends on the last exports, label sizes and draws,
         so the warm-up's state held a few entries and the end's up to the budgets: bounded
-        caches filling, not a leak. What the first two held is printed (`cache_notes`)."""
+        caches filling, not a leak. What the first two held at each measurement is printed
+        (`cache_notes`)."""
         from PySide6.QtCore import QEvent
         from explorer.gui.plotting import cell_text_item as labels
         cache = getattr(self.w, "figure_cache", None)
@@ -638,7 +639,7 @@ def close_box(lessons) -> None:
 GOAL_MB = 50  # issue 21's done-when: memory in the same state grows less than this over the soak
 
 
-def print_same_state_verdict(warm: dict, same: dict, rss_growth: float) -> None:
+def print_same_state_verdict(warm: dict, same: dict, rss_growth: float, since: str = "") -> None:
     """Same-state growth split by what backs it (/proc/self/status, both after malloc_trim(0)),
     each against the goal. Anonymous memory (heap, arrays, Qt's objects) is what the window
     holds and a leak grows; file pages are read-only mapped files (the pretrained models' weight
@@ -651,7 +652,7 @@ def print_same_state_verdict(warm: dict, same: dict, rss_growth: float) -> None:
 
     def verdict(mb: float) -> str:
         return "met" if mb < GOAL_MB else "NOT met"
-    print(f"same-state growth (goal < {GOAL_MB} MB): anonymous {grown['anon']:+.1f} MB "
+    print(f"same-state growth{since} (goal < {GOAL_MB} MB): anonymous {grown['anon']:+.1f} MB "
           f"({warm['anon']:.0f} -> {same['anon']:.0f}; heap, arrays, Qt objects: what a leak grows): "
           f"{verdict(grown['anon'])}; file pages {grown['file']:+.1f} MB ({warm['file']:.0f} -> "
           f"{same['file']:.0f}; read-only mapped files: model weights, libraries, fonts; reclaimable, "
@@ -673,10 +674,12 @@ def print_anonymous_split(warm: dict, same: dict, allocated_warm: float, allocat
 
 
 def same_state_point(app, window, soak: "Soak") -> tuple[float, float]:
-    """The same state measured during the actions: (anonymous MB, allocated MB) after malloc_trim."""
+    """The same state measured during the actions as at both ends: (anonymous MB, allocated MB)
+    after IDLE_S of an idle event loop and malloc_trim."""
     soak.same_state()
     settle(app, window)
     gc.collect()
+    idle_rss_mb(app)
     trimmed_rss_mb()
     return rss_parts_mb().get("anon", float("nan")), allocated_mb()
 
@@ -702,14 +705,17 @@ def print_checkpoints(points: list[tuple[int, float, float]]) -> None:
         print(f"  {done:6d} actions: {anon:7.1f} MB ({anon - anon0:+6.1f}); {allocated:7.1f} MB "
               f"({allocated - allocated0:+6.1f})")
     if points[0][0] < 0:
-        print(f"  growth over all {points[-1][0] - points[0][0]:,} random actions (warm-up's included): "
-              f"anonymous {points[-1][1] - points[0][1]:+.1f} MB, allocated {points[-1][2] - points[0][2]:+.1f} MB")
+        whole = points[-1][1] - points[0][1]
+        print(f"  growth over all {points[-1][0] - points[0][0]:,} random actions, the warm-up's included "
+              f"(goal < {GOAL_MB} MB): anonymous {whole:+.1f} MB: {'met' if whole < GOAL_MB else 'NOT met'}; "
+              f"allocated {points[-1][2] - points[0][2]:+.1f} MB")
     points = [p for p in points if p[0] >= 0]
     half = [p for p in points if p[0] >= points[-1][0] / 2]
-    for label, part in (("all", points), ("second half", half)):
+    for label, part in (("after the warm-up", points), (f"from {half[0][0]:,} actions on", half)):
         if len(part) > 1:
-            print(f"  slope, {label}: anonymous {slope_per_1000([(d, a) for d, a, _ in part]):+.2f} MB, "
-                  f"allocated {slope_per_1000([(d, m) for d, _, m in part]):+.2f} MB per 1,000 actions")
+            print(f"  slope {label} ({len(part)} points): anonymous "
+                  f"{slope_per_1000([(d, a) for d, a, _ in part]):+.2f} MB, allocated "
+                  f"{slope_per_1000([(d, m) for d, _, m in part]):+.2f} MB per 1,000 actions")
 
 
 def find_lesson(name: str):
@@ -779,8 +785,9 @@ def main(argv=None) -> int:
                              "primitives) filled first, so that what the actions after grow is use")
     parser.add_argument("--checkpoints", type=int, default=5, metavar="K",
                         help="measure the same state K-1 times more during the actions (evenly "
-                             "spaced) and print each with the growth's slope per 1,000 actions: a "
-                             "leak grows steadily, a cache or the allocator's free lists level off")
+                             "spaced), and once before the warm-up's random actions, and print each "
+                             "with the growth's slope per 1,000 actions: a leak grows steadily, a "
+                             "cache or the allocator's free lists level off")
     parser.add_argument("--progress", type=int, default=1000, help="print a line every N actions")
     parser.add_argument("--plant-leak", type=float, default=0, metavar="KB",
                         help="keep KB kilobytes (written, so resident) after every action past the "
@@ -859,7 +866,7 @@ def main(argv=None) -> int:
     plan = [n for n in soak.names for _ in range(args.warmup)]
     plan += [soak.pick() for _ in range(args.warmup_actions + args.actions)]
     warm_at = len(plan) - args.actions
-    checkpoints = {warm_at + args.actions * k // args.checkpoints for k in range(1, args.checkpoints)}
+    checkpoints = {warm_at + args.actions * k // args.checkpoints for k in range(1, args.checkpoints)} - {warm_at}
     if args.warmup_actions and args.checkpoints:
         checkpoints.add(warm_at - args.warmup_actions)  # before the random warm-up: what it filled
     points = []  # (actions done, anonymous MB, allocated MB): the same state during the actions
@@ -947,7 +954,7 @@ def main(argv=None) -> int:
     if args.exit_hard:
         sys.stdout.flush()
         os._exit(0)
-    elapsed = marks["t_end"] - marks["t0"]  # the actions, not the measurements after them
+    elapsed = marks["t_end"] - marks["t0"]  # the actions and the checkpoints among them
     window.close()
     state.shutdown()
     for folder in (out_dir, files_dir, Path(settings_dir)):
@@ -987,7 +994,9 @@ def main(argv=None) -> int:
     print(f"Back in the warm-up's state (Soak.same_state): RSS at rest {rss_same_idle:.0f} MB, "
           f"growth {rss_same_idle - marks['rss_warm_idle']:+.1f} MB; in use {rss_same_trimmed:.0f} MB, "
           f"growth {rss_same_trimmed - marks['rss_warm_trimmed']:+.1f} MB")
-    print_same_state_verdict(marks["parts_warm"], parts_same, rss_same_trimmed - marks["rss_warm_trimmed"])
+    print_same_state_verdict(marks["parts_warm"], parts_same, rss_same_trimmed - marks["rss_warm_trimmed"],
+                             f" over the {args.actions:,} actions after the warm-up"
+                             f"{f' (which ends with {args.warmup_actions:,} random actions)' if args.warmup_actions else ''}")
     print_anonymous_split(marks["parts_warm"], parts_same, marks["allocated_warm"], allocated_same)
     if len(points) > 1:
         print_checkpoints(sorted([(0, marks["parts_warm"].get("anon", float("nan")), marks["allocated_warm"])] + points))
