@@ -550,7 +550,7 @@ class Reached:
     def __init__(self, window, files_dir: Path):
         self.counts, self.messages, self.files = collections.Counter(), collections.Counter(), str(files_dir)
         learned, session = window.learned, window.train_view.session
-        learned.analysis_changed.connect(lambda a: self.count(f"analysis {a.spec.name}"))
+        learned.analysis_changed.connect(lambda a: a is not None and self.count(f"analysis {a.spec.name}"))
         learned.generation_changed.connect(lambda run: run is not None and self.count(f"generation {run.model}"))
         learned.effect_changed.connect(lambda effect: effect is not None and self.count("pruning effect"))
         learned.error.connect(lambda text: self.say("model source", text))

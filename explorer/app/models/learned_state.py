@@ -9,7 +9,8 @@ recompute). Errors (text too long, a model not installed) emit ``error`` and kee
 analysis and the user's text.
 
 Events (main thread): source_changed(str), text_changed, sequence_changed, seed_changed,
-device_changed, layer_changed(int), busy_changed(str: "" when idle), analysis_changed(Analysis),
+device_changed, layer_changed(int), busy_changed(str: "" when idle), analysis_changed(Analysis, or
+None: the source shown was replaced, a new trained model or a folder opened again),
 picture_changed(LayerPicture), pruned_changed(frozenset of (layer, head)), effect_changed(dict or
 None: what switching those heads off does, measured on a second channel),
 generation_changed(GenerationRun, after `generate(k)`, a third channel), trained_changed(ModelSpec:
