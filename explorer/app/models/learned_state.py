@@ -114,8 +114,8 @@ class LearnedState(Observable):
         unknown) is refused with its message. Everything that belongs to the old source (pruned
         heads, generation, a layer past the new model's last) is reset first, and the changed
         fields are published together (`batch`): a listener of source_changed reads one
-        consistent state. `again`: chosen anew even if it is the source now (a folder opened
-        again replaces its source: its files may have changed)."""
+        consistent state. `again`: chosen anew even if it is the source now (its model was
+        replaced under the same name: a new trained model, a folder opened again)."""
         try:
             source = source_for(name)
         except ConfigError as exc:
@@ -151,8 +151,10 @@ class LearnedState(Observable):
         shown again at once if it is the source now. Main thread, while no training chunk runs."""
         spec = register_trained(model, config, steps)
         self._forget_analysis_of(TrainedSource.name)
-        if self.source == TrainedSource.name:  # chosen anew: its generation (the KV tab steps the
-            self.set_source(TrainedSource.name, again=True)  # new one), heads off, layer past its last
+        if self.source == TrainedSource.name:
+            # chosen anew: the old model's generation (the KV tab steps the new one), heads
+            # switched off and a layer past the new model's last are dropped
+            self.set_source(TrainedSource.name, again=True)
         self.trained_changed.emit(spec)
 
     def _forget_analysis_of(self, name: str) -> None:
